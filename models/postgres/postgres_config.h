@@ -1,0 +1,39 @@
+// models/postgres/postgres_config.h
+//
+// PostgreSQL settings, with GUC names and units in the scenario. The version
+// preset (scenarios/presets/postgres/VERSION.json, chosen by
+// postgres.version) sets the defaults of that release; the scenario overrides
+// them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sim/time.h"
+
+namespace ckptsim::postgres {
+
+struct PostgresConfig {
+  std::string version = "15";
+  sim::Bytes shared_buffers = 128 * sim::kMiB;
+  sim::Duration checkpoint_timeout = 5 * sim::kMinute;
+  double checkpoint_completion_target = 0.9;          // 0.5 before 14
+  std::int64_t checkpoint_segments = 3;               // up to 9.4
+  sim::Bytes max_wal_size = 1 * sim::kGiB;            // 9.5+
+  sim::Bytes min_wal_size = 80 * sim::kMiB;           // 9.5+
+  bool checkpoint_sorting = true;                     // 9.6+; the patch-era switch for E1
+  sim::Bytes checkpoint_flush_after = 256 * sim::kKiB;  // 9.6+, 0 disables
+  sim::Duration bgwriter_delay = 200 * sim::kMillisecond;
+  std::int64_t bgwriter_lru_maxpages = 100;
+  double bgwriter_lru_multiplier = 2.0;
+  sim::Bytes bgwriter_flush_after = 512 * sim::kKiB;  // 9.6+
+  sim::Bytes backend_flush_after = 0;                 // 9.6+
+  sim::Bytes wal_buffers = -1;                        // -1: 1/32 of shared_buffers, 64kB..16MB
+  bool full_page_writes = true;
+  bool synchronous_commit = true;
+  sim::Duration wal_writer_delay = 200 * sim::kMillisecond;
+  sim::Duration commit_delay = 0;
+  bool log_checkpoints = true;
+};
+
+}  // namespace ckptsim::postgres
