@@ -1,0 +1,40 @@
+// cli/commands.h
+//
+// The subcommands of the ckptsim binary. Each returns the process exit code:
+// 0 on success, 1 when a run failed, 2 on bad input (nothing was run).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ckptsim::cli {
+
+struct RunArgs {
+  std::string scenario;
+  std::string out;
+  std::vector<std::string> sets;
+  int jobs = 0;  // 0: all cores
+  std::optional<std::uint64_t> seed;
+  double threshold = 10.0;
+  bool quiet = false;
+};
+
+struct CheckArgs {
+  std::string scenario;
+  std::vector<std::string> sets;
+};
+
+struct AnalyzeArgs {
+  std::string progress;
+  double threshold = 10.0;
+  bool json = false;
+};
+
+int command_run(const RunArgs& args);
+int command_check(const CheckArgs& args);
+int command_analyze(const AnalyzeArgs& args);
+int command_presets();
+
+}  // namespace ckptsim::cli

@@ -1,0 +1,144 @@
+#include "cli/run_plan.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <iostream>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "analysis/atomic_file.h"
+#include "analysis/plots.h"
+#include "analysis/report.h"
+#include "cli/run_point.h"
+
+namespace ckptsim::cli {
+
+namespace {
+
+// A one-line bar on stderr, redrawn while points run: "[#####-----] 3/8 points, 41%".
+class ProgressBar {
+ public:
+  ProgressBar(std::vector<std::atomic<double>>& fractions, bool enabled) : fractions_(fractions), enabled_(enabled) {
+    if (enabled_) thread_ = std::thread([this] { loop(); });
+  }
+  ~ProgressBar() {
+    if (!enabled_) return;
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+    std::fputs("\r\033[K", stderr);
+  }
+
+ private:
+  void loop() {
+    const auto start = std::chrono::steady_clock::now();
+    std::unique_lock lock(mutex_);
+    while (!wake_.wait_for(lock, std::chrono::milliseconds(250), [this] { return done_; })) {
+      // Only runs that take more than a moment get a bar.
+      if (std::chrono::steady_clock::now() - start < std::chrono::seconds(1)) continue;
+      double sum = 0;
+      int complete = 0;
+      for (const auto& f : fractions_) {
+        const double v = std::clamp(f.load(), 0.0, 1.0);
+        sum += v;
+        complete += v >= 1.0;
+      }
+      const double overall = fractions_.empty() ? 1.0 : sum / static_cast<double>(fractions_.size());
+      constexpr int kWidth = 30;
+      const int filled = static_cast<int>(overall * kWidth);
+      std::fprintf(stderr, "\r[%s%s] %d/%zu points, %3.0f%%", std::string(static_cast<std::size_t>(filled), '#').c_str(),
+                   std::string(static_cast<std::size_t>(kWidth - filled), '-').c_str(), complete, fractions_.size(),
+                   100.0 * overall);
+      std::fflush(stderr);
+    }
+  }
+
+  std::vector<std::atomic<double>>& fractions_;
+  bool enabled_;
+  bool done_ = false;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::thread thread_;
+};
+
+}  // namespace
+
+int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, const PlanOptions& options) {
+  const std::size_t n = plan.points.size();
+  std::vector<RunOutcome> outcomes(n);
+  std::vector<std::string> errors(n);
+  std::vector<std::atomic<double>> fractions(n);
+  std::atomic<std::size_t> next{0};
+  const bool single = !plan.is_grid();
+
+  auto dir_of = [&](std::size_t i) { return single ? out : out / plan.points[i].name; };
+  auto worker = [&] {
+    for (std::size_t i = next++; i < n; i = next++) {
+      RunOptions run{.print_progress = single && !options.quiet, .threshold = options.threshold,
+                     .fraction = &fractions[i]};
+      try {
+        outcomes[i] = run_point(plan.points[i].scenario, dir_of(i), run);
+      } catch (const std::exception& e) {
+        errors[i] = e.what();
+      }
+      fractions[i] = 1.0;
+    }
+  };
+  {
+    ProgressBar bar(fractions, !options.quiet && !single && isatty(STDERR_FILENO));
+    const int jobs = std::clamp<int>(options.jobs, 1, static_cast<int>(std::max<std::size_t>(n, 1)));
+    std::vector<std::thread> pool;
+    for (int j = 1; j < jobs; ++j) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+  }
+
+  int failed = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (errors[i].empty()) continue;
+    ++failed;
+    std::cerr << "error: " << (single ? std::string("run") : "point " + plan.points[i].name) << ": " << errors[i]
+              << '\n';
+  }
+  if (failed) return 1;
+
+  std::vector<analysis::ReportRow> rows;
+  for (std::size_t i = 0; i < n; ++i) {
+    analysis::ReportRow row;
+    for (const auto& [path, value] : plan.points[i].values)
+      row.values.push_back(value.is_string() ? value.get<std::string>() : value.dump());
+    row.stability = outcomes[i].stability;
+    rows.push_back(std::move(row));
+  }
+  const std::string report = analysis::format_report(plan.grid_paths, rows, options.threshold);
+  if (!single) {
+    analysis::write_summary_csv(out / "summary.csv", plan.grid_paths, rows);
+    analysis::write_file_atomically(out / "report.txt", report);
+  }
+  if (!options.quiet) std::cout << report;
+
+  if (analysis::gnuplot_available()) {
+    std::vector<analysis::PlotSeries> series;
+    for (std::size_t i = 0; i < n; ++i) {
+      analysis::plot_run(dir_of(i), single ? std::string("ckptsim") : plan.points[i].name);
+      series.push_back({plan.points[i].name, dir_of(i) / "progress.csv"});
+    }
+    if (!single) analysis::plot_grid(out, series, "ckptsim grid");
+  } else if (!options.quiet) {
+    std::cerr << "warning: gnuplot not found, no plots written (scripts/setup installs it)\n";
+  }
+  return 0;
+}
+
+}  // namespace ckptsim::cli

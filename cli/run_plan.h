@@ -1,0 +1,24 @@
+// cli/run_plan.h
+//
+// Runs every point of a plan (one scenario, or a grid's cross product) on a
+// pool of worker threads. Points are independent simulations, so the files a
+// point writes do not depend on --jobs; the grid's summary.csv, report.txt
+// and plots are written after all points, in point order.
+#pragma once
+
+#include <filesystem>
+
+#include "scenarios/scenario.h"
+
+namespace ckptsim::cli {
+
+struct PlanOptions {
+  int jobs = 1;
+  bool quiet = false;
+  double threshold = 10.0;
+};
+
+// Returns the process exit code (0 when every point ran).
+int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, const PlanOptions& options);
+
+}  // namespace ckptsim::cli

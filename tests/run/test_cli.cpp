@@ -1,0 +1,109 @@
+// End to end through the binary: scenario in, files out; bad input, nothing run.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/run/run_helpers.h"
+
+using namespace ckptsim::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A short scenario on the placeholder model: 1 client, no think time, database in RAM.
+const char* kSmall = R"({
+  "hardware": {"cpus": 4, "ram": "8GB", "device": "raid1-hdd-7200-bbwc"},
+  "postgres": {"version": "15", "shared_buffers": "128MB"},
+  "pgbench": {"builtin": "tpcb-like", "scale": 10, "clients": 1, "threads": 1, "duration": "20s"},
+  "seed": 7
+})";
+
+}  // namespace
+
+TEST_CASE("run writes progress.csv with one row per second and the summary's figures") {
+  TempDir tmp("cli-run");
+  write_text(tmp / "s.json", kSmall);
+  const auto r = run_ckptsim("run " + (tmp / "s.json").string() + " --out " + (tmp / "out").string() + " --quiet", tmp);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.empty());  // --quiet
+
+  const std::string progress = slurp(tmp / "out" / "progress.csv");
+  CHECK(progress.rfind("time_s,tps,latency_avg_ms,latency_stddev_ms,lag_avg_ms,skipped,late\n", 0) == 0);
+  CHECK(std::count(progress.begin(), progress.end(), '\n') == 21);  // header + 20 one-second rows
+  for (const char* f : {"system.csv", "postgres.log", "summary.json", "perf.json"})
+    CHECK_MESSAGE(fs::exists(tmp / "out" / f), f);
+
+  const auto summary = nlohmann::json::parse(slurp(tmp / "out" / "summary.json"));
+  for (const char* key : {"settings", "pgbench", "stability", "sim"}) CHECK_MESSAGE(summary.contains(key), key);
+  // Placeholder: each transaction is 0.25 ms of CPU plus one 0.1 ms write of the
+  // battery-backed cache, one client, nothing queues: 1 / 0.35 ms = 2857 tps.
+  CHECK(summary["pgbench"]["tps"].get<double>() == doctest::Approx(2857).epsilon(0.01));
+  CHECK(summary["stability"]["tps_mean"].get<double>() == doctest::Approx(2857).epsilon(0.01));
+  CHECK(summary["stability"]["pct_below_threshold"].get<double>() == 0.0);
+  CHECK(summary["settings"]["postgres"]["shared_buffers"] == "128MB");
+  CHECK(summary["sim"]["simulated_seconds"].get<double>() == doctest::Approx(20.0));
+
+  // No temporary file is left behind.
+  for (const auto& entry : fs::directory_iterator(tmp / "out"))
+    CHECK_MESSAGE(entry.path().filename().string().find(".tmp.") == std::string::npos, entry.path());
+}
+
+TEST_CASE("progress lines on stdout follow pgbench 15's -P format") {
+  TempDir tmp("cli-progress");
+  write_text(tmp / "s.json", kSmall);
+  const auto r = run_ckptsim("run " + (tmp / "s.json").string() + " --out " + (tmp / "out").string() +
+                                 " --set pgbench.duration=3s --set pgbench.rate=100 --set pgbench.latency_limit=50ms",
+                             tmp);
+  REQUIRE(r.exit_code == 0);
+  std::istringstream lines(r.out);
+  std::string first;
+  std::getline(lines, first);
+  // "progress: 1.0 s, 97.0 tps, lat 0.350 ms stddev 0.000, 0 failed, lag 0.000 ms, 0 skipped"
+  CHECK(first.rfind("progress: 1.0 s, ", 0) == 0);
+  CHECK(first.find(" tps, lat ") != std::string::npos);
+  CHECK(first.find(" ms stddev ") != std::string::npos);
+  CHECK(first.find(", 0 failed, lag ") != std::string::npos);
+  CHECK(first.find(" skipped") != std::string::npos);
+}
+
+TEST_CASE("a bad scenario runs nothing: errors name the JSON path and the exit code is 2") {
+  TempDir tmp("cli-bad");
+  write_text(tmp / "s.json", R"({"postgres": {"shared_bufers": "2GB", "checkpoint_timeout": "5 minutes"}})");
+  const auto r = run_ckptsim("run " + (tmp / "s.json").string() + " --out " + (tmp / "out").string(), tmp);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("error: /postgres/shared_bufers: unknown setting; did you mean shared_buffers?") !=
+        std::string::npos);
+  CHECK(r.err.find("error: /postgres/checkpoint_timeout: \"5 minutes\" is not a duration") != std::string::npos);
+  CHECK_FALSE(fs::exists(tmp / "out"));
+}
+
+TEST_CASE("check prints the resolved settings with presets applied and units normalised") {
+  TempDir tmp("cli-check");
+  write_text(tmp / "s.json", R"({"postgres": {"version": "9.6", "shared_buffers": 262144}})");
+  const auto r = run_ckptsim("check " + (tmp / "s.json").string(), tmp);
+  REQUIRE(r.exit_code == 0);
+  const auto resolved = nlohmann::json::parse(r.out);
+  CHECK(resolved["postgres"]["shared_buffers"] == "2GB");                // 262144 blocks of 8kB
+  CHECK(resolved["postgres"]["checkpoint_completion_target"] == 0.5);   // 9.6's default
+}
+
+TEST_CASE("analyze gives the stability figures of a progress.csv, zero for missing seconds") {
+  TempDir tmp("cli-analyze");
+  // Seconds 3 and 4 are missing (pgbench printed nothing): they count as 0 tps.
+  write_text(tmp / "p.csv", "time_s,tps\n1,100\n2,100\n5,100\n6,100\n");
+  const auto r = run_ckptsim("analyze " + (tmp / "p.csv").string() + " --json", tmp);
+  REQUIRE(r.exit_code == 0);
+  const auto figures = nlohmann::json::parse(r.out);
+  CHECK(figures["intervals"] == 6);
+  CHECK(figures["tps_mean"].get<double>() == doctest::Approx(400.0 / 6));
+  CHECK(figures["pct_below_threshold"].get<double>() == doctest::Approx(100.0 / 3));
+  CHECK(figures["tps_min"].get<double>() == 0.0);
+}
+
+TEST_CASE("presets lists every shipped preset with its description") {
+  TempDir tmp("cli-presets");
+  const auto r = run_ckptsim("presets", tmp);
+  REQUIRE(r.exit_code == 0);
+  for (const char* name : {"9.6", "15", "linux-3.2", "raid1-hdd-7200-bbwc", "nvme", "e1-host"})
+    CHECK_MESSAGE(r.out.find(name) != std::string::npos, name);
+}
