@@ -1,1 +1,74 @@
-// (to be written)
+// sim/simulator.cpp
+//
+// The event loop, spawning, and the teardown of unfinished processes.
+#include "sim/simulator.h"
+
+#include "sim/timer.h"
+
+namespace ckptsim::sim {
+
+Simulator::~Simulator() {
+  // Frames may still be suspended anywhere (a sleep, a wait list, a task).
+  // Destroying one runs the destructors of its locals, which may touch this
+  // Simulator (a Timer in the frame), so the members are still alive here.
+  while (!processes_.empty()) {
+    Process::promise_type& promise = processes_.front();
+    processes_.pop_front();
+    std::coroutine_handle<Process::promise_type>::from_promise(promise).destroy();
+  }
+  queue_.clear();
+}
+
+void Simulator::spawn(Process process) {
+  std::coroutine_handle<Process::promise_type> frame = process.release();
+  frame.promise().failure_ = &failure_;
+  processes_.push_back(frame.promise());
+  resume_now(frame);
+}
+
+inline void Simulator::dispatch(const QueueEntry& entry) {
+  if ((entry.key & 1U) == kResume) {
+    now_ = entry.time;
+    ++events_processed_;
+    std::coroutine_handle<>::from_address(reinterpret_cast<void*>(entry.payload)).resume();
+    if (failure_) [[unlikely]] {
+      rethrow_failure();
+    }
+  } else {
+    fire_timer(entry);
+  }
+}
+
+void Simulator::fire_timer(const QueueEntry& entry) {
+  TimerSlot& slot = timer_slots_[entry.payload];
+  if (slot.key != entry.key) {  // cancelled or rescheduled since
+    --stale_entries_;
+    return;
+  }
+  slot.key = 0;
+  now_ = entry.time;
+  ++events_processed_;
+  slot.timer->fire();
+}
+
+void Simulator::rethrow_failure() {
+  std::exception_ptr failure = std::exchange(failure_, nullptr);
+  std::rethrow_exception(failure);
+}
+
+void Simulator::run_until(Time until) {
+  stopped_ = false;
+  while (!stopped_ && !queue_.empty() && queue_.top().time <= until) {
+    dispatch(queue_.pop());
+  }
+  if (!stopped_ && until > now_) now_ = until;
+}
+
+void Simulator::run() {
+  stopped_ = false;
+  while (!stopped_ && !queue_.empty()) {
+    dispatch(queue_.pop());
+  }
+}
+
+}  // namespace ckptsim::sim

@@ -1,0 +1,9 @@
+// sim/sync.h
+//
+// The synchronisation primitives processes wait on, in one include:
+// Condition (a wait list), Event (a latch), Resource (a pool of servers).
+#pragma once
+
+#include "sim/condition.h"
+#include "sim/event.h"
+#include "sim/resource.h"
