@@ -1,0 +1,305 @@
+// analysis/csv.cpp
+//
+// The reader is a small state machine over the whole text (progress files are
+// a few hundred kB at most), counting physical lines so that errors point
+// into the file even when a quoted cell spans lines.
+#include "analysis/csv.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace ckptsim::analysis {
+
+namespace {
+
+bool needs_quotes(std::string_view cell) {
+  return cell.find_first_of(",\"\r\n") != std::string_view::npos;
+}
+
+void write_cell(std::ostream& out, std::string_view cell) {
+  if (!needs_quotes(cell)) {
+    out << cell;
+    return;
+  }
+  out << '"';
+  for (char c : cell) {
+    if (c == '"') out << '"';
+    out << c;
+  }
+  out << '"';
+}
+
+[[noreturn]] void fail_at(const std::filesystem::path& file, int line, std::string_view what) {
+  throw std::runtime_error(fmt::format("{}:{}: {}", file.string(), line, what));
+}
+
+[[noreturn]] void fail_open(const std::filesystem::path& file, int err) {
+  throw std::runtime_error(fmt::format("{}: cannot open: {}", file.string(), std::strerror(err)));
+}
+
+struct Record {
+  std::vector<std::string> cells;
+  int line;  // physical line where the record starts, 1-based
+};
+
+// Splits text into records. A line with nothing on it is skipped (a stray
+// trailing newline is common in hand-edited files).
+std::vector<Record> parse_records(const std::string& text, const std::filesystem::path& file) {
+  std::vector<Record> records;
+  std::vector<std::string> cells;
+  std::string cell;
+  bool in_quotes = false;
+  bool cell_quoted = false;  // the current cell was quoted; only , or a line end may follow
+  int line = 1;
+  int record_line = 1;
+  int quote_line = 1;
+
+  auto end_cell = [&] {
+    cells.push_back(std::move(cell));
+    cell.clear();
+    cell_quoted = false;
+  };
+  auto end_record = [&] {
+    const bool blank = cells.empty() && cell.empty() && !cell_quoted;
+    if (!blank) {
+      end_cell();
+      records.push_back({std::move(cells), record_line});
+    }
+    cells.clear();
+  };
+
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_quotes) {
+      if (c == '"') {
+        if (i + 1 < text.size() && text[i + 1] == '"') {
+          cell += '"';
+          ++i;
+        } else {
+          in_quotes = false;
+        }
+      } else {
+        if (c == '\n') ++line;
+        cell += c;
+      }
+      continue;
+    }
+    if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') continue;
+    if (c == '\n') {
+      end_record();
+      ++line;
+      record_line = line;
+    } else if (c == ',') {
+      end_cell();
+    } else if (cell_quoted) {
+      fail_at(file, line, "text after the closing quote of a cell");
+    } else if (c == '"' && cell.empty()) {
+      in_quotes = true;
+      cell_quoted = true;
+      quote_line = line;
+    } else {
+      cell += c;
+    }
+  }
+  if (in_quotes) fail_at(file, quote_line, "quoted cell is not terminated");
+  end_record();
+  return records;
+}
+
+std::string read_whole_file(const std::filesystem::path& file) {
+  errno = 0;
+  std::ifstream in(file, std::ios::binary);
+  if (!in) fail_open(file, errno);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Header plus rows, with each row checked against the header's width.
+std::vector<Record> read_checked(const std::filesystem::path& file) {
+  auto records = parse_records(read_whole_file(file), file);
+  if (records.empty()) fail_at(file, 1, "empty file (expected a header line)");
+  const std::size_t width = records.front().cells.size();
+  for (const Record& r : records) {
+    if (r.cells.size() != width) {
+      fail_at(file, r.line,
+              fmt::format("{} cells, expected {} as in the header", r.cells.size(), width));
+    }
+  }
+  return records;
+}
+
+double parse_number(const std::filesystem::path& file, int line, std::string_view column,
+                    const std::string& cell) {
+  double value = 0;
+  const char* end = cell.data() + cell.size();
+  const auto [ptr, ec] = std::from_chars(cell.data(), end, value);
+  if (ec != std::errc() || ptr != end || !std::isfinite(value)) {
+    fail_at(file, line, fmt::format("{} value \"{}\" is not a number", column, cell));
+  }
+  return value;
+}
+
+int find_column(const std::filesystem::path& file, const Record& header, std::string_view name) {
+  for (std::size_t i = 0; i < header.cells.size(); ++i) {
+    if (header.cells[i] == name) return static_cast<int>(i);
+  }
+  fail_at(file, header.line, fmt::format("no column \"{}\"", name));
+}
+
+// Beyond this the file is not a progress log (or its times are not seconds).
+constexpr std::int64_t kMaxIntervals = 100'000'000;
+
+}  // namespace
+
+CsvWriter::CsvWriter(std::filesystem::path path, std::vector<std::string> header)
+    : file_(std::move(path)), columns_(header.size()) {
+  write_line(header);
+}
+
+void CsvWriter::row(const std::vector<std::string>& cells) {
+  if (cells.size() != columns_) {
+    throw std::invalid_argument(fmt::format("{}: row of {} cells, the header has {}",
+                                            file_.path().string(), cells.size(), columns_));
+  }
+  write_line(cells);
+}
+
+void CsvWriter::commit() { file_.commit(); }
+
+void CsvWriter::write_line(const std::vector<std::string>& cells) {
+  std::ostream& out = file_.out();
+  // A lone empty cell would be a blank line, which readers skip: quote it.
+  if (cells.size() == 1 && cells.front().empty()) {
+    out << "\"\"\n";
+    return;
+  }
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (i > 0) out << ',';
+    write_cell(out, cells[i]);
+  }
+  out << '\n';
+}
+
+std::string format_fixed(double v, int decimals) {
+  std::string text = fmt::format("{:.{}f}", v, decimals);
+  if (!text.empty() && text.front() == '-' &&
+      text.find_first_not_of("0.", 1) == std::string::npos) {
+    text.erase(0, 1);
+  }
+  return text;
+}
+
+int CsvTable::column(std::string_view name) const {
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+CsvTable read_csv(const std::filesystem::path& path) {
+  auto records = read_checked(path);
+  CsvTable table;
+  table.header = std::move(records.front().cells);
+  table.rows.reserve(records.size() - 1);
+  for (std::size_t i = 1; i < records.size(); ++i) table.rows.push_back(std::move(records[i].cells));
+  return table;
+}
+
+std::vector<std::string> read_csv_header(const std::filesystem::path& path) {
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail_open(path, errno);
+  // A record is complete once its quotes balance (a doubled quote counts twice).
+  std::string text;
+  std::string line;
+  while (std::getline(in, line)) {
+    text += line;
+    text += '\n';
+    const auto quotes = std::count(text.begin(), text.end(), '"');
+    const bool blank = text.find_first_not_of("\r\n") == std::string::npos;
+    if (quotes % 2 == 0 && !blank) break;
+  }
+  auto records = parse_records(text, path);
+  if (records.empty()) fail_at(path, 1, "empty file (expected a header line)");
+  return std::move(records.front().cells);
+}
+
+std::vector<double> read_tps_series(const std::filesystem::path& progress_csv, double interval_s) {
+  if (!(interval_s >= 0) || !std::isfinite(interval_s)) {
+    throw std::invalid_argument(fmt::format("{}: interval {} s is not a positive number",
+                                            progress_csv.string(), interval_s));
+  }
+  const auto records = read_checked(progress_csv);
+  const Record& header = records.front();
+  const int time_col = find_column(progress_csv, header, "time_s");
+  const int tps_col = find_column(progress_csv, header, "tps");
+
+  struct Point {
+    double time_s, tps;
+    int line;
+  };
+  std::vector<Point> points;
+  for (std::size_t i = 1; i < records.size(); ++i) {
+    const Record& r = records[i];
+    const Point p{parse_number(progress_csv, r.line, "time_s", r.cells[static_cast<std::size_t>(time_col)]),
+                  parse_number(progress_csv, r.line, "tps", r.cells[static_cast<std::size_t>(tps_col)]),
+                  r.line};
+    if (!points.empty() && p.time_s <= points.back().time_s) {
+      fail_at(progress_csv, p.line,
+              fmt::format("time_s {} {} (previous row: {})", r.cells[static_cast<std::size_t>(time_col)],
+                          p.time_s < points.back().time_s ? "goes backwards" : "is repeated",
+                          points.back().time_s));
+    }
+    points.push_back(p);
+  }
+  if (points.empty()) return {};
+
+  double interval = interval_s;
+  if (interval == 0) {
+    interval = std::numeric_limits<double>::infinity();
+    double previous = 0;
+    for (const Point& p : points) {
+      if (p.time_s > previous) interval = std::min(interval, p.time_s - previous);
+      previous = p.time_s;
+    }
+    if (!std::isfinite(interval)) interval = 1;  // a single row at time 0
+  }
+
+  // pgbench labels an interval by its end; a first row at 0 means starts.
+  const bool labels_starts = std::llround(points.front().time_s / interval) == 0;
+  std::vector<double> series;
+  std::int64_t previous_slot = -1;
+  for (const Point& p : points) {
+    const double grid_point = std::round(p.time_s / interval);
+    if (grid_point > static_cast<double>(kMaxIntervals)) {
+      fail_at(progress_csv, p.line,
+              fmt::format("time_s {} is more than {} intervals of {} s", p.time_s, kMaxIntervals, interval));
+    }
+    const std::int64_t slot = static_cast<std::int64_t>(grid_point) - (labels_starts ? 0 : 1);
+    if (slot < 0) {
+      fail_at(progress_csv, p.line, fmt::format("time_s {} is before the start of the run", p.time_s));
+    }
+    if (slot == previous_slot) {
+      fail_at(progress_csv, p.line,
+              fmt::format("time_s {} falls in the same {} s interval as the previous row", p.time_s, interval));
+    }
+    series.resize(static_cast<std::size_t>(slot) + 1, 0.0);  // missing intervals: 0 tps
+    series[static_cast<std::size_t>(slot)] = p.tps;
+    previous_slot = slot;
+  }
+  return series;
+}
+
+}  // namespace ckptsim::analysis
