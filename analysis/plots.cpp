@@ -1,0 +1,218 @@
+// analysis/plots.cpp
+//
+// Scripts are assembled as text, written atomically, then run by gnuplot from
+// the folder they live in (popen, output captured so that nothing reaches the
+// terminal unless the caller reports a failure).
+#include "analysis/plots.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <system_error>
+
+#include "analysis/atomic_file.h"
+#include "analysis/csv.h"
+
+namespace ckptsim::analysis {
+
+namespace {
+
+constexpr int kWidth = 1200;
+constexpr int kHeight = 500;       // one tps plot
+constexpr int kPanelHeight = 260;  // one panel of a stacked plot
+
+// A gnuplot single-quoted string: no escapes are processed except '' for '.
+std::string gp_quote(std::string_view text) {
+  std::string quoted = "'";
+  for (char c : text) {
+    if (c == '\'') quoted += "''";
+    else if (c == '\n' || c == '\r') quoted += ' ';
+    else quoted += c;
+  }
+  return quoted + "'";
+}
+
+// A POSIX shell single-quoted word.
+std::string sh_quote(std::string_view text) {
+  std::string quoted = "'";
+  for (char c : text) {
+    if (c == '\'') quoted += "'\\''";
+    else quoted += c;
+  }
+  return quoted + "'";
+}
+
+// One line of a plot; an empty title leaves it out of the key.
+std::string series_of(std::string_view csv, std::string_view column, std::string_view title) {
+  return fmt::format("{} using (column(\"time_s\")):(column(\"{}\")) with lines lw 1 {}", gp_quote(csv), column,
+                     title.empty() ? "notitle" : "title " + gp_quote(title));
+}
+
+// The part every script shares: how to read ckptsim's CSVs and render temporaries.
+std::string preamble(std::string_view what, std::string_view outputs) {
+  return fmt::format(
+      "# plot.gp: {}, written by ckptsim.\n"
+      "# Re-run from this folder with `gnuplot plot.gp`; it writes {}.\n"
+      "# ckptsim sets `suffix` to render under temporary names, then renames them.\n"
+      "if (!exists(\"suffix\")) suffix = \"\"\n"
+      "set datafile separator \",\"\n"
+      "set key autotitle columnhead\n"
+      "set grid\n"
+      "set xlabel \"time (s)\"\n"
+      "set ylabel \"tps\"\n"
+      "set yrange [0:*]\n",
+      what, outputs);
+}
+
+std::string terminal(std::string_view kind, int height, std::string_view output) {
+  return fmt::format("set terminal {} size {},{} noenhanced\nset output \"{}\".suffix\n", kind, kWidth, height,
+                     output);
+}
+
+// Runs gnuplot on folder/plot.gp and moves each rendered output into place.
+void render(const std::filesystem::path& folder, const std::vector<std::string>& outputs) {
+  const std::string suffix = fmt::format(".tmp.{}", static_cast<long>(::getpid()));
+  const std::string command = fmt::format("cd {} && gnuplot -e \"suffix='{}'\" plot.gp 2>&1",
+                                          sh_quote(folder.string()), suffix);
+  std::string said;
+  int status = -1;
+  if (FILE* pipe = ::popen(command.c_str(), "r")) {
+    std::array<char, 512> buffer{};
+    std::size_t n = 0;
+    while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) said.append(buffer.data(), n);
+    status = ::pclose(pipe);
+  }
+  const bool ok = status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  for (const std::string& name : outputs) {
+    const auto temp = folder / (name + suffix);
+    std::error_code ec;
+    if (ok) {
+      std::filesystem::rename(temp, folder / name, ec);
+      if (ec) {
+        std::filesystem::remove(temp, ec);
+        throw std::runtime_error(fmt::format("{}: gnuplot wrote no {}", (folder / "plot.gp").string(), name));
+      }
+    } else {
+      std::filesystem::remove(temp, ec);
+    }
+  }
+  if (!ok) {
+    throw std::runtime_error(fmt::format("{}: gnuplot failed: {}", (folder / "plot.gp").string(), said));
+  }
+}
+
+bool has(const std::vector<std::string>& header, std::string_view name) {
+  return std::find(header.begin(), header.end(), name) != header.end();
+}
+
+// The panel of system.csv columns that exist, or nothing.
+std::string system_panel(const std::vector<std::string>& header, const std::vector<std::string_view>& wanted,
+                         std::string_view panel_title, std::string_view ylabel) {
+  std::vector<std::string> series;
+  for (std::string_view column : wanted) {
+    if (has(header, column)) series.push_back(series_of("system.csv", column, column));
+  }
+  if (series.empty()) return {};
+  std::string text = fmt::format("set title {}\nset ylabel {}\nplot ", gp_quote(panel_title), gp_quote(ylabel));
+  for (std::size_t i = 0; i < series.size(); ++i) text += (i > 0 ? ", \\\n     " : "") + series[i];
+  return text + "\n";
+}
+
+// p relative to folder when it lies below it, so the script does not carry this machine's paths.
+std::string relative_to(const std::filesystem::path& p, const std::filesystem::path& folder) {
+  const auto rel = std::filesystem::absolute(p).lexically_normal().lexically_relative(
+      std::filesystem::absolute(folder).lexically_normal());
+  return rel.empty() ? p.string() : rel.generic_string();
+}
+
+}  // namespace
+
+bool gnuplot_available() {
+  static const bool available = std::system("gnuplot --version >/dev/null 2>&1") == 0;
+  return available;
+}
+
+void plot_run(const std::filesystem::path& run_dir, const std::string& title) {
+  const auto progress = read_csv_header(run_dir / "progress.csv");
+  for (std::string_view column : {"time_s", "tps"}) {
+    if (!has(progress, column)) {
+      throw std::runtime_error(
+          fmt::format("{}:1: no column \"{}\"", (run_dir / "progress.csv").string(), column));
+    }
+  }
+  std::vector<std::string> outputs = {"tps.png", "tps.svg"};
+
+  std::string memory_panel, queue_panel;
+  const auto system_csv = run_dir / "system.csv";
+  if (std::filesystem::exists(system_csv)) {
+    const auto header = read_csv_header(system_csv);
+    if (has(header, "time_s")) {
+      memory_panel = system_panel(header, {"dirty_mb", "writeback_mb"}, "page cache", "MB");
+      queue_panel = system_panel(header, {"aqu_sz"}, "disk queue", "aqu-sz");
+    }
+  }
+  const bool system_plot = !memory_panel.empty() || !queue_panel.empty();
+  if (system_plot) outputs.push_back("system.png");
+
+  std::string script = preamble("tps over time of one run", fmt::format("{}", fmt::join(outputs, ", ")));
+  script += fmt::format("set title {}\n\n", gp_quote(title));
+  script += terminal("pngcairo", kHeight, "tps.png");
+  script += "plot " + series_of("progress.csv", "tps", "") + "\n\n";
+  script += terminal("svg", kHeight, "tps.svg");
+  script += "replot\nunset output\n";
+  if (system_plot) {
+    const int panels = 1 + !memory_panel.empty() + !queue_panel.empty();
+    script += "\n# tps above what the kernel and the disk were doing at the same time.\n";
+    script += terminal("pngcairo", kPanelHeight * panels, "system.png");
+    script += fmt::format("set multiplot layout {},1 title {}\n", panels, gp_quote(title));
+    script += "set title 'tps'\nset ylabel 'tps'\nplot " + series_of("progress.csv", "tps", "") + "\n";
+    script += memory_panel + queue_panel;
+    script += "unset multiplot\nunset output\n";
+  }
+  write_file_atomically(run_dir / "plot.gp", script);
+  if (gnuplot_available()) render(run_dir, outputs);
+}
+
+void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeries>& points,
+               const std::string& title) {
+  if (points.empty()) return;
+  std::vector<std::string> files;
+  for (const PlotSeries& p : points) files.push_back(relative_to(p.csv, grid_dir));
+
+  std::string script = preamble("tps over time of every point of a grid",
+                                "tps-overlay.png, tps-overlay.svg, tps-grid.png");
+  script += fmt::format("set title {}\n\n", gp_quote(title));
+  script += terminal("pngcairo", kHeight, "tps-overlay.png");
+  script += "plot ";
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    script += (i > 0 ? ", \\\n     " : "") + series_of(files[i], "tps", points[i].title);
+  }
+  script += "\n\n" + terminal("svg", kHeight, "tps-overlay.svg");
+  script += "replot\nunset output\n\n";
+  script += "# One panel per point, all on the same axes so that they compare at a glance.\n";
+  script += "xmax = 0\nymax = 0\n";
+  for (const std::string& file : files) {
+    script += fmt::format("stats {} using (column(\"time_s\")):(column(\"tps\")) nooutput\n", gp_quote(file));
+    script += "xmax = STATS_max_x > xmax ? STATS_max_x : xmax\n";
+    script += "ymax = STATS_max_y > ymax ? STATS_max_y : ymax\n";
+  }
+  script += "set xrange [0:xmax]\nset yrange [0:ymax * 1.05 + 1]\n";
+  script += terminal("pngcairo", kPanelHeight * static_cast<int>(points.size()), "tps-grid.png");
+  script += fmt::format("set multiplot layout {},1 title {}\n", points.size(), gp_quote(title));
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    script += fmt::format("set title {}\nplot {}\n", gp_quote(points[i].title),
+                          series_of(files[i], "tps", ""));
+  }
+  script += "unset multiplot\nunset output\n";
+  write_file_atomically(grid_dir / "plot.gp", script);
+  if (gnuplot_available()) render(grid_dir, {"tps-overlay.png", "tps-overlay.svg", "tps-grid.png"});
+}
+
+}  // namespace ckptsim::analysis

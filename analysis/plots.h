@@ -1,0 +1,53 @@
+// analysis/plots.h
+//
+// gnuplot plots of a run and of a grid, in the tradition of pgbench-tools'
+// tps.png: tps over time (from progress.csv) and, beside it, what the kernel
+// and the disk were doing (dirty / writeback memory and the device queue from
+// system.csv), so that a tps collapse can be matched to its I/O storm.
+//
+// Each function first writes a gnuplot script into the folder (plot.gp) that a
+// user can edit and re-run there with `gnuplot plot.gp`; the script names its
+// data files relative to that folder and picks columns by name, so it is the
+// same text on every machine. It then runs gnuplot on it; images are rendered
+// under temporary names (the script's `suffix` variable) and renamed into
+// place, so a failed render never leaves a truncated PNG under a final name.
+//
+// Lines join consecutive rows: an interval missing from progress.csv is
+// bridged, not drawn at 0 (ckptsim writes every interval; read_tps_series
+// fills gaps of real pgbench logs for the figures).
+//
+// If gnuplot is not installed the script is still written and nothing is
+// rendered or printed (the caller warns once). If gnuplot fails, the functions
+// throw std::runtime_error with its output.
+//
+// Left out: latency plots, 3D client x scale surfaces (pgbench-tools has them;
+// ckptsim's grids vary settings, not scale).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace ckptsim::analysis {
+
+// Whether a working gnuplot is on PATH (checked once per process).
+bool gnuplot_available();
+
+struct PlotSeries {
+  std::string title;          // legend / panel title, e.g. "sort=on flush=256kB"
+  std::filesystem::path csv;  // that point's progress.csv
+};
+
+// run_dir/plot.gp, tps.png and tps.svg from run_dir/progress.csv (columns
+// time_s, tps); system.png when run_dir/system.csv has time_s and any of
+// dirty_mb, writeback_mb, aqu_sz (tps, memory and queue panels, stacked).
+// Throws std::runtime_error if progress.csv is missing or lacks the columns.
+void plot_run(const std::filesystem::path& run_dir, const std::string& title);
+
+// grid_dir/plot.gp, tps-overlay.png/.svg (every point's tps in one plot) and
+// tps-grid.png (one small panel per point, stacked in the given order).
+// Does nothing for an empty list.
+void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeries>& points,
+               const std::string& title);
+
+}  // namespace ckptsim::analysis

@@ -1,0 +1,122 @@
+// tests/analysis/test_plots.cpp: gnuplot scripts (always) and their images (when gnuplot is installed).
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "analysis/plots.h"
+#include "scratch_dir.h"
+
+using namespace ckptsim::analysis;
+using ckptsim::analysis::testing::read_text;
+using ckptsim::analysis::testing::ScratchDir;
+using ckptsim::analysis::testing::write_text;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// A PNG starts with \x89PNG; an SVG is XML with an <svg> element.
+bool is_png(const std::filesystem::path& p) { return read_text(p).rfind("\x89PNG", 0) == 0; }
+
+void write_progress(const std::filesystem::path& run) {
+  std::filesystem::create_directories(run);
+  write_text(run / "progress.csv", "time_s,tps,latency_ms\n1,500,2.0\n2,0,1000\n3,620,1.5\n4,610,1.6\n");
+}
+
+}  // namespace
+
+TEST_CASE("a run's plot script reads progress.csv by column name, relative to its folder") {
+  ScratchDir dir;
+  write_progress(dir.path());
+  plot_run(dir.path(), "sort=on flush=256kB (it's E1)");
+  const std::string gp = read_text(dir / "plot.gp");
+  CHECK(contains(gp, "set datafile separator \",\""));
+  CHECK(contains(gp, "set key autotitle columnhead"));
+  CHECK(contains(gp, "'progress.csv' using (column(\"time_s\")):(column(\"tps\")) with lines"));
+  CHECK(contains(gp, "set xlabel \"time (s)\""));
+  CHECK(contains(gp, "set ylabel \"tps\""));
+  CHECK(contains(gp, "set terminal pngcairo size 1200,500"));
+  CHECK(contains(gp, "set output \"tps.png\".suffix"));
+  CHECK(contains(gp, "set output \"tps.svg\".suffix"));
+  CHECK(contains(gp, "'sort=on flush=256kB (it''s E1)'"));  // gnuplot's quote doubling
+  CHECK_FALSE(contains(gp, dir.path().string()));           // nothing of this machine
+  CHECK_FALSE(contains(gp, "system.csv"));                   // no system.csv, no system plot
+  if (!gnuplot_available()) return;
+  CHECK(is_png(dir / "tps.png"));
+  CHECK(contains(read_text(dir / "tps.svg"), "<svg"));
+  CHECK_FALSE(std::filesystem::exists(dir / "system.png"));
+  // progress.csv, plot.gp, tps.png, tps.svg: no temporaries left behind.
+  CHECK(dir.entries() == 4);
+}
+
+TEST_CASE("the script is the same text wherever the run folder is") {
+  ScratchDir a, b;
+  write_progress(a / "run");
+  write_progress(b / "elsewhere" / "run");
+  plot_run(a / "run", "t");
+  plot_run(b / "elsewhere" / "run", "t");
+  CHECK(read_text(a / "run" / "plot.gp") == read_text(b / "elsewhere" / "run" / "plot.gp"));
+}
+
+TEST_CASE("system.png stacks tps over the memory and queue columns that system.csv has") {
+  ScratchDir dir;
+  write_progress(dir.path());
+  // writeback_mb is absent (the OS model may not report it yet): it is skipped.
+  write_text(dir / "system.csv", "time_s,dirty_mb,aqu_sz,w_s\n1,100,1.5,90\n2,800,64,300\n3,40,2,80\n4,50,1,70\n");
+  plot_run(dir.path(), "run");
+  const std::string gp = read_text(dir / "plot.gp");
+  CHECK(contains(gp, "set multiplot layout 3,1"));
+  CHECK(contains(gp, "'system.csv' using (column(\"time_s\")):(column(\"dirty_mb\"))"));
+  CHECK(contains(gp, "'system.csv' using (column(\"time_s\")):(column(\"aqu_sz\"))"));
+  CHECK_FALSE(contains(gp, "writeback_mb"));
+  CHECK(contains(gp, "set output \"system.png\".suffix"));
+  if (!gnuplot_available()) return;
+  CHECK(is_png(dir / "system.png"));
+}
+
+TEST_CASE("a system.csv without any plotted column gives no system plot") {
+  ScratchDir dir;
+  write_progress(dir.path());
+  write_text(dir / "system.csv", "time_s,w_s\n1,90\n");
+  plot_run(dir.path(), "run");
+  CHECK_FALSE(contains(read_text(dir / "plot.gp"), "system"));
+}
+
+TEST_CASE("a progress.csv without a tps column is an error naming the file") {
+  ScratchDir dir;
+  write_text(dir / "progress.csv", "time_s,latency_ms\n1,2\n");
+  CHECK_THROWS_WITH_AS(plot_run(dir.path(), "run"),
+                       doctest::Contains("progress.csv:1: no column \"tps\""), std::runtime_error);
+}
+
+TEST_CASE("a grid's overlay and stacked plots name each point's progress.csv relative to the grid") {
+  ScratchDir dir;
+  write_progress(dir / "sort=on");
+  write_progress(dir / "sort=off");
+  plot_grid(dir.path(),
+            {{"sort=on", dir / "sort=on" / "progress.csv"}, {"sort=off", dir / "sort=off" / "progress.csv"}},
+            "E1 small");
+  const std::string gp = read_text(dir / "plot.gp");
+  CHECK(contains(gp, "'sort=on/progress.csv' using (column(\"time_s\")):(column(\"tps\")) with lines lw 1 "
+                     "title 'sort=on'"));
+  CHECK(contains(gp, "'sort=off/progress.csv' using"));
+  CHECK(contains(gp, "set output \"tps-overlay.png\".suffix"));
+  CHECK(contains(gp, "set output \"tps-overlay.svg\".suffix"));
+  CHECK(contains(gp, "set output \"tps-grid.png\".suffix"));
+  CHECK(contains(gp, "set multiplot layout 2,1"));
+  // The stacked panels share their axes: the largest time and tps over all points.
+  CHECK(contains(gp, "stats 'sort=off/progress.csv' using (column(\"time_s\")):(column(\"tps\")) nooutput"));
+  CHECK(contains(gp, "set yrange [0:ymax * 1.05 + 1]"));
+  CHECK_FALSE(contains(gp, dir.path().string()));
+  if (!gnuplot_available()) return;
+  CHECK(is_png(dir / "tps-overlay.png"));
+  CHECK(contains(read_text(dir / "tps-overlay.svg"), "<svg"));
+  CHECK(is_png(dir / "tps-grid.png"));
+  CHECK(dir.entries() == 6);  // two point folders, plot.gp, three images
+}
+
+TEST_CASE("an empty grid writes nothing") {
+  ScratchDir dir;
+  plot_grid(dir.path(), {}, "nothing");
+  CHECK(dir.entries() == 0);
+}
