@@ -1,0 +1,222 @@
+// scenarios/loader.cpp
+//
+// load_plan: stacks the layers of a scenario (preset list, the file, --set),
+// expands the grid and resolves each point from scratch. Problems anywhere
+// are collected (once each, though a grid may meet them at every point) and
+// thrown together; a plan is returned only when there are none.
+#include <algorithm>
+#include <set>
+
+#include "scenarios/layers.h"
+#include "scenarios/resolve.h"
+#include "scenarios/scenario.h"
+#include "scenarios/settings.h"
+
+namespace ckptsim::scenarios {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::vector<std::string> kTopLevelKeys{"hardware", "os",   "postgres", "pgbench",    "warmup",
+                                             "grid",     "seed", "preset",   "description"};
+const std::vector<std::string> kFragmentKeys{"hardware", "os", "postgres", "pgbench", "warmup", "description"};
+
+std::string joined(const std::vector<std::string>& words, const std::string& separator) {
+  std::string out;
+  for (const std::string& word : words) out += (out.empty() ? "" : separator) + word;
+  return out;
+}
+
+// Lays the sections of a scenario file (prefix "") or of a preset-list
+// fragment (prefix "<file>: "), over what lies below.
+void lay_sections(const json& doc, const std::string& prefix, const std::vector<std::string>& allowed,
+                  Layers& layers, Errors& errors) {
+  for (const auto& [key, value] : doc.items()) {
+    const std::string where = prefix + "/" + key;
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+      const auto suggestion = nearest_name(key, allowed);
+      errors.add(where, suggestion ? "unknown section; did you mean " + *suggestion + "?"
+                                   : "unknown section (expected " + joined(allowed, ", ") + ")");
+    } else if (key == "description") {
+      if (!value.is_string()) errors.add(where, value.dump() + " is not a string");
+    } else if (std::find(kSections.begin(), kSections.end(), key) != kSections.end()) {
+      if (!value.is_object()) {
+        errors.add(where, value.dump() + " is not an object of settings");
+        continue;
+      }
+      for (const auto& [name, setting] : value.items()) layers.set(key, name, setting, where + "/" + name);
+    }
+  }
+}
+
+// The scenario's "preset" list: whole-scenario fragments, later ones winning.
+void lay_preset_list(const json& list, const fs::path& base_dir, Layers& layers, Errors& errors) {
+  if (!list.is_array()) {
+    errors.add("/preset", list.dump() + " is not a list of preset names");
+    return;
+  }
+  const fs::path presets_dir = project_home() / "scenarios" / "presets";
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string where = "/preset/" + std::to_string(i);
+    if (!list[i].is_string()) {
+      errors.add(where, list[i].dump() + " is not a preset name");
+      continue;
+    }
+    const std::string name = list[i].get<std::string>();
+    const bool is_path = name.size() > 5 && name.ends_with(".json");
+    const fs::path file = is_path ? base_dir / name : presets_dir / (name + ".json");
+    const std::string label = is_path ? name : "presets/" + name + ".json";
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec)) {
+      if (is_path) {
+        errors.add(where, "no file " + file.string());
+      } else {
+        std::vector<std::string> available;
+        for (const PresetInfo& info : list_presets()) {
+          if (info.kind != "device") available.push_back(info.kind + "/" + info.name);
+        }
+        errors.add(where, "unknown preset \"" + name + "\" (available: " + joined(available, ", ") + ")");
+      }
+      continue;
+    }
+    const auto doc = read_json_file(file, label, errors);
+    if (!doc) continue;
+    if (!doc->is_object()) {
+      errors.add(label, "is not a JSON object");
+      continue;
+    }
+    lay_sections(*doc, label + ": ", kFragmentKeys, layers, errors);
+  }
+}
+
+// --set PATH=VALUE: VALUE is JSON if it parses as JSON, else a string.
+void lay_sets(const std::vector<std::string>& sets, const Schemas& schemas, Layers& layers, Errors& errors) {
+  for (const std::string& set : sets) {
+    const auto equals = set.find('=');
+    if (equals == std::string::npos) {
+      errors.add("--set " + set, "expected PATH=VALUE, e.g. postgres.shared_buffers=2GB");
+      continue;
+    }
+    const std::string path = set.substr(0, equals);
+    const std::string text = set.substr(equals + 1);
+    const std::string where = "--set " + path;
+    const auto setting = split_setting_path(path, where, schemas, errors);
+    if (!setting) continue;
+    json value = json::parse(text, nullptr, false);
+    if (value.is_discarded()) value = text;
+    layers.set(setting->first, setting->second, value, where);
+  }
+}
+
+struct GridAxis {
+  std::string path, section, key;
+  std::vector<json> values;
+};
+
+std::vector<GridAxis> read_grid(const json& grid, const Schemas& schemas, Errors& errors) {
+  std::vector<GridAxis> axes;
+  if (!grid.is_object()) {
+    errors.add("/grid", grid.dump() + " is not an object of setting paths");
+    return axes;
+  }
+  for (const auto& [path, values] : grid.items()) {
+    const std::string where = "/grid/" + path;
+    const auto setting = split_setting_path(path, where, schemas, errors);
+    if (!values.is_array() || values.empty()) {
+      errors.add(where, values.dump() + " is not a non-empty list of values");
+      continue;
+    }
+    if (!setting) continue;
+    axes.push_back({path, setting->first, setting->second, {values.begin(), values.end()}});
+  }
+  return axes;
+}
+
+// A value as written, fit for a folder name: strings unquoted, '/' -> '_'.
+std::string name_part(const json& value) {
+  std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+  std::replace(text.begin(), text.end(), '/', '_');
+  return text;
+}
+
+std::optional<std::uint64_t> read_seed(const json& value, Errors& errors) {
+  std::string expected;
+  const auto seed = value.is_string() ? std::nullopt : parse_integer(value, &expected);
+  if (!seed) {
+    errors.add("/seed", value.dump() + " " + (expected.empty() ? "is not an integer" : expected));
+    return std::nullopt;
+  }
+  if (*seed < 0) {
+    errors.add("/seed", value.dump() + " is out of range (at least 0)");
+    return std::nullopt;
+  }
+  return static_cast<std::uint64_t>(*seed);
+}
+
+}  // namespace
+
+ScenarioError::ScenarioError(std::vector<std::string> all)
+    : std::runtime_error(joined(all, "\n")), messages(std::move(all)) {}
+
+Plan load_plan(const json& doc, const fs::path& base_dir, const LoadOptions& options) {
+  if (!doc.is_object()) throw ScenarioError({"/: " + doc.dump() + " is not a scenario (a JSON object of sections)"});
+  Errors errors;
+  const Schemas schemas = make_schemas();
+
+  Layers base;
+  if (doc.contains("preset")) lay_preset_list(doc.at("preset"), base_dir, base, errors);
+  lay_sections(doc, "", kTopLevelKeys, base, errors);
+  lay_sets(options.sets, schemas, base, errors);
+
+  std::uint64_t seed = 1;
+  if (doc.contains("seed")) seed = read_seed(doc.at("seed"), errors).value_or(seed);
+  if (options.seed) seed = *options.seed;
+
+  const std::vector<GridAxis> axes = doc.contains("grid") ? read_grid(doc.at("grid"), schemas, errors)
+                                                          : std::vector<GridAxis>{};
+  Plan plan;
+  for (const GridAxis& axis : axes) plan.grid_paths.push_back(axis.path);
+
+  // Odometer over the axes, the last one turning fastest.
+  PresetFiles presets(project_home() / "scenarios" / "presets");
+  std::vector<std::size_t> at(axes.size(), 0);
+  for (;;) {
+    GridPoint point;
+    Layers layers = base;
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+      const json& value = axes[i].values[at[i]];
+      layers.set(axes[i].section, axes[i].key, value, "/grid/" + axes[i].path + "/" + std::to_string(at[i]));
+      point.values.emplace_back(axes[i].path, value);
+      point.name += (i == 0 ? "" : ",") + axes[i].key + "=" + name_part(value);
+    }
+    point.scenario = resolve(std::move(layers), schemas, presets, errors);
+    point.scenario.seed = seed;
+    point.scenario.resolved["seed"] = seed;
+    plan.points.push_back(std::move(point));
+
+    std::size_t turning = axes.size();
+    while (turning > 0 && ++at[turning - 1] == axes[turning - 1].values.size()) at[--turning] = 0;
+    if (turning == 0) break;
+  }
+
+  if (!errors.empty()) {
+    std::vector<std::string> unique;
+    std::set<std::string> seen;
+    for (const std::string& message : errors.messages()) {
+      if (seen.insert(message).second) unique.push_back(message);
+    }
+    throw ScenarioError(std::move(unique));
+  }
+  return plan;
+}
+
+Plan load_plan(const fs::path& file, const LoadOptions& options) {
+  Errors errors;
+  const auto doc = read_json_file(file, file.string(), errors);
+  if (!doc) throw ScenarioError(errors.messages());
+  const fs::path base_dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  return load_plan(*doc, base_dir, options);
+}
+
+}  // namespace ckptsim::scenarios

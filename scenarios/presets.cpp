@@ -1,0 +1,144 @@
+// scenarios/presets.cpp
+//
+// Finding the preset folder and listing what it holds. Listing reads each
+// file's "description"; a file that does not parse is listed with an empty
+// one (loading it reports the error properly).
+#include "scenarios/presets.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+namespace ckptsim::scenarios {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool has_presets(const fs::path& home) {
+  std::error_code ec;
+  return fs::is_directory(home / "scenarios" / "presets", ec);
+}
+
+// Natural order: runs of digits compare as numbers, so 9.6 < 15 < 17.
+bool natural_less(const std::string& a, const std::string& b) {
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < a.size() && j < b.size()) {
+    const bool digit_a = std::isdigit(static_cast<unsigned char>(a[i])) != 0;
+    const bool digit_b = std::isdigit(static_cast<unsigned char>(b[j])) != 0;
+    if (digit_a && digit_b) {
+      std::size_t end_a = i;
+      std::size_t end_b = j;
+      while (end_a < a.size() && std::isdigit(static_cast<unsigned char>(a[end_a]))) ++end_a;
+      while (end_b < b.size() && std::isdigit(static_cast<unsigned char>(b[end_b]))) ++end_b;
+      const std::string run_a = a.substr(i, end_a - i);
+      const std::string run_b = b.substr(j, end_b - j);
+      // Longer run (after leading zeros) is the larger number.
+      const auto strip = [](const std::string& s) {
+        const auto nz = s.find_first_not_of('0');
+        return nz == std::string::npos ? std::string() : s.substr(nz);
+      };
+      const std::string na = strip(run_a);
+      const std::string nb = strip(run_b);
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      i = end_a;
+      j = end_b;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
+
+}  // namespace
+
+fs::path project_home() {
+  if (const char* env = std::getenv("CKPTSIM_HOME"); env != nullptr && *env != '\0') return env;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path home = exe.parent_path().parent_path();
+    if (has_presets(home)) return home;
+  }
+  return CKPTSIM_SOURCE_DIR;
+}
+
+std::vector<PresetInfo> list_presets() {
+  std::vector<PresetInfo> presets;
+  const fs::path root = project_home() / "scenarios" / "presets";
+  std::error_code ec;
+  for (const auto& kind_dir : fs::directory_iterator(root, ec)) {
+    if (!kind_dir.is_directory()) continue;
+    for (const auto& entry : fs::directory_iterator(kind_dir.path(), ec)) {
+      if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
+      PresetInfo info{kind_dir.path().filename().string(), entry.path().stem().string(), "", entry.path()};
+      Errors ignored;
+      if (const auto doc = read_json_file(entry.path(), info.name, ignored)) {
+        if (doc->is_object() && doc->contains("description") && (*doc)["description"].is_string()) {
+          info.description = (*doc)["description"].get<std::string>();
+        }
+      }
+      presets.push_back(std::move(info));
+    }
+  }
+  std::sort(presets.begin(), presets.end(), [](const PresetInfo& a, const PresetInfo& b) {
+    if (a.kind != b.kind) return a.kind < b.kind;
+    return natural_less(a.name, b.name);
+  });
+  return presets;
+}
+
+std::vector<std::string> preset_names(const std::string& kind) {
+  std::vector<std::string> names;
+  for (const PresetInfo& info : list_presets()) {
+    if (info.kind == kind) names.push_back(info.name);
+  }
+  return names;
+}
+
+std::optional<json> parse_json_text(const std::string& text, const std::string& label, Errors& errors) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    // nlohmann reports a byte offset; count lines and columns ourselves.
+    std::size_t line = 1;
+    std::size_t column = 0;
+    const std::size_t end = std::min<std::size_t>(e.byte, text.size());
+    for (std::size_t i = 0; i < end; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 0;
+      } else {
+        ++column;
+      }
+    }
+    // Keep only the reason from "[json.exception...] parse error at line L, column C: reason".
+    std::string reason = e.what();
+    if (const auto at = reason.find("column "); at != std::string::npos) {
+      if (const auto colon = reason.find(": ", at); colon != std::string::npos) reason = reason.substr(colon + 2);
+    }
+    errors.add(label, "invalid JSON at line " + std::to_string(line) + ", column " +
+                          std::to_string(column) + ": " + reason);
+    return std::nullopt;
+  }
+}
+
+std::optional<json> read_json_file(const fs::path& file, const std::string& label, Errors& errors) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    errors.add(label, "cannot read " + file.string());
+    return std::nullopt;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_json_text(text.str(), label, errors);
+}
+
+}  // namespace ckptsim::scenarios

@@ -1,0 +1,178 @@
+// scenarios/resolve.cpp
+#include "scenarios/resolve.h"
+
+#include <algorithm>
+
+namespace ckptsim::scenarios {
+
+namespace {
+
+// The preset a selector setting names, as written in the layers, or the
+// built-in default when no layer sets it.
+std::string chosen(const Layers& layers, const std::string& section, const std::string& key,
+                   const std::string& fallback) {
+  if (!layers.has(section, key)) return fallback;
+  const json& value = layers.section(section).at(key);
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+// Lays a component preset's settings under the explicit ones.
+void lay_preset_under(Layers& layers, const std::string& section, const std::string& kind,
+                      const std::string& name, const std::vector<std::string>& known,
+                      PresetFiles& presets, Errors& errors) {
+  if (std::find(known.begin(), known.end(), name) == known.end()) return;  // the schema reports it
+  const json* settings = presets.section(kind, name, errors);
+  if (settings == nullptr) return;
+  const std::string label = PresetFiles::label(kind, name);
+  for (const auto& [key, value] : settings->items()) {
+    layers.set_under(section, key, value, label + ": /" + section + "/" + key);
+  }
+}
+
+disk::DeviceConfig read_device(const std::string& name, const Schemas& schemas, PresetFiles& presets,
+                               Errors& errors) {
+  disk::DeviceConfig device;
+  device.name = name;
+  const json* settings = presets.section("device", name, errors);
+  if (settings == nullptr) return device;
+  schemas.device.parse(*settings, Origins(PresetFiles::label("device", name) + ": /device"), device, errors);
+  device.description = presets.description("device", name);
+  return device;
+}
+
+json normalise_device(const disk::DeviceConfig& device, const Schemas& schemas) {
+  json out = {{"name", device.name}, {"description", device.description}};
+  const json settings = schemas.device.normalise(device);
+  for (const auto& [key, value] : settings.items()) out[key] = value;
+  return out;
+}
+
+// pgbench runs for -T seconds or -t transactions per client, never both.
+void check_run_length(const Layers& layers, const std::string& section, pgbench::PgbenchConfig& load,
+                      Errors& errors) {
+  const bool has_duration = layers.has(section, "duration");
+  const bool has_transactions = layers.has(section, "transactions");
+  if (has_duration && has_transactions) {
+    errors.add(layers.origins(section).of("transactions"),
+               "cannot be set together with duration (" + layers.origins(section).of("duration") +
+                   "): pgbench runs for a duration or a number of transactions");
+  } else if (has_transactions) {
+    load.duration = 0;
+  }
+}
+
+void check_threads(const Layers& layers, const std::string& section, const pgbench::PgbenchConfig& load,
+                   Errors& errors) {
+  if (load.threads <= load.clients) return;
+  // Blame the setting the user wrote in this section (warmup inherits both).
+  if (layers.has(section, "threads") || !layers.has(section, "clients")) {
+    errors.add(layers.origins(section).of("threads"), std::to_string(load.threads) + " is more than clients (" +
+                                                          std::to_string(load.clients) + ")");
+  } else {
+    errors.add(layers.origins(section).of("clients"), std::to_string(load.clients) + " is less than threads (" +
+                                                          std::to_string(load.threads) + ")");
+  }
+}
+
+}  // namespace
+
+const json* PresetFiles::load(const std::string& kind, const std::string& name, Errors& errors) {
+  const std::string label = PresetFiles::label(kind, name);
+  auto it = files_.find(label);
+  if (it == files_.end()) {
+    Errors found;
+    std::optional<json> doc = read_json_file(dir_ / kind / (name + ".json"), label, found);
+    if (doc && !doc->is_object()) {
+      found.add(label, "is not a JSON object");
+      doc.reset();
+    } else if (doc) {
+      for (const auto& [key, value] : doc->items()) {
+        if (key == "description" && value.is_string()) continue;
+        if (key == kind && value.is_object()) continue;
+        found.add(label + ": /" + key, key == "description" || key == kind
+                                           ? value.dump() + " is not " + (key == kind ? "an object" : "a string")
+                                           : "unknown key (a " + kind + " preset holds description and " + kind + ")");
+      }
+      if (!found.empty()) doc.reset();
+    }
+    problems_[label] = found;
+    it = files_.emplace(label, std::move(doc)).first;
+  }
+  for (const std::string& message : problems_[label].messages()) errors.add_message(message);
+  return it->second ? &*it->second : nullptr;
+}
+
+const json* PresetFiles::section(const std::string& kind, const std::string& name, Errors& errors) {
+  const json* doc = load(kind, name, errors);
+  if (doc == nullptr) return nullptr;
+  static const json kEmpty = json::object();
+  return doc->contains(kind) ? &doc->at(kind) : &kEmpty;
+}
+
+std::string PresetFiles::description(const std::string& kind, const std::string& name) {
+  Errors ignored;  // already reported by section()
+  const json* doc = load(kind, name, ignored);
+  return doc != nullptr && doc->contains("description") ? doc->at("description").get<std::string>() : "";
+}
+
+Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Errors& errors) {
+  Scenario s;
+  lay_preset_under(layers, "postgres", "postgres", chosen(layers, "postgres", "version", s.postgres.version),
+                   preset_names("postgres"), presets, errors);
+  lay_preset_under(layers, "os", "os", chosen(layers, "os", "kernel", s.os.kernel), preset_names("os"), presets,
+                   errors);
+
+  const std::size_t before_hardware = errors.size();
+  schemas.hardware.parse(layers.section("hardware"), layers.origins("hardware"), s.hardware, errors);
+  if (errors.size() == before_hardware) {
+    s.device = read_device(s.hardware.device, schemas, presets, errors);
+    s.wal_device = s.hardware.wal_device.empty() ? s.device
+                                                 : read_device(s.hardware.wal_device, schemas, presets, errors);
+  }
+  const bool hardware_ok = errors.size() == before_hardware;
+
+  schemas.os.parse(layers.section("os"), layers.origins("os"), s.os, errors);
+
+  const std::size_t before_postgres = errors.size();
+  schemas.postgres.parse(layers.section("postgres"), layers.origins("postgres"), s.postgres, errors);
+  if (hardware_ok && errors.size() == before_postgres && s.postgres.shared_buffers >= s.hardware.ram) {
+    errors.add(layers.origins("postgres").of("shared_buffers"),
+               format_bytes(s.postgres.shared_buffers) + " does not fit in hardware.ram (" +
+                   format_bytes(s.hardware.ram) + ")");
+  }
+
+  const std::size_t before_pgbench = errors.size();
+  schemas.pgbench.parse(layers.section("pgbench"), layers.origins("pgbench"), s.pgbench, errors);
+  const bool pgbench_ok = errors.size() == before_pgbench;
+  if (pgbench_ok) {
+    check_run_length(layers, "pgbench", s.pgbench, errors);
+    check_threads(layers, "pgbench", s.pgbench, errors);
+  }
+
+  // The warmup inherits the measured run's settings but not its length.
+  s.warmup = s.pgbench;
+  s.warmup.duration = 0;
+  s.warmup.transactions = 0;
+  if (layers.has("warmup", "scale")) {
+    errors.add(layers.origins("warmup").of("scale"), "the warmup uses the measured run's scale (set pgbench.scale)");
+    layers.erase("warmup", "scale");
+  }
+  const std::size_t before_warmup = errors.size();
+  schemas.warmup.parse(layers.section("warmup"), layers.origins("warmup"), s.warmup, errors);
+  if (pgbench_ok && errors.size() == before_warmup) {
+    check_run_length(layers, "warmup", s.warmup, errors);
+    check_threads(layers, "warmup", s.warmup, errors);
+  }
+
+  s.resolved = json::object();
+  s.resolved["hardware"] = schemas.hardware.normalise(s.hardware);
+  s.resolved["devices"] = {{"data", normalise_device(s.device, schemas)},
+                           {"wal", normalise_device(s.wal_device, schemas)}};
+  s.resolved["os"] = schemas.os.normalise(s.os);
+  s.resolved["postgres"] = schemas.postgres.normalise(s.postgres);
+  s.resolved["pgbench"] = schemas.pgbench.normalise(s.pgbench);
+  s.resolved["warmup"] = schemas.warmup.normalise(s.warmup);
+  return s;
+}
+
+}  // namespace ckptsim::scenarios

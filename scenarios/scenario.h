@@ -1,0 +1,88 @@
+// scenarios/scenario.h
+//
+// A scenario: the hardware, kernel, PostgreSQL and pgbench settings of one
+// run, read from a JSON file with top-level keys hardware, os, postgres,
+// pgbench, warmup (objects), grid (object), seed (integer), preset (list of
+// names) and an optional description. Anything else is an error.
+//
+// Layers, lowest first: built-in defaults < component presets (chosen by
+// postgres.version, os.kernel, hardware.device) < the files in the "preset"
+// list, in order < the scenario file < --set < the grid point. A grid maps
+// "section.key" to a list of values and expands to their cross product, the
+// first key varying slowest; each point is resolved from scratch, so a grid
+// over postgres.version takes each release's defaults.
+//
+// Every error is collected and thrown together in one ScenarioError, each
+// naming where the value came from: "/postgres/shared_buffers",
+// "/grid/postgres.checkpoint_flush_after/1", "--set postgres.shared_buffers",
+// "presets/postgres/9.6.json: /postgres/...".
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/disk/device_config.h"
+#include "models/os/os_config.h"
+#include "models/pgbench/pgbench_config.h"
+#include "models/postgres/postgres_config.h"
+#include "scenarios/presets.h"
+#include "scenarios/units.h"
+#include "sim/time.h"
+
+namespace ckptsim::scenarios {
+
+struct HardwareConfig {
+  std::int64_t cpus = 8;
+  sim::Bytes ram = 16 * sim::kGiB;
+  std::string device = "raid1-hdd-7200";  // a preset in presets/device/
+  std::string wal_device = "";            // "" = WAL on the data device
+};
+
+struct Scenario {
+  HardwareConfig hardware;
+  disk::DeviceConfig device;
+  disk::DeviceConfig wal_device;  // = device when hardware.wal_device is ""
+  os::OsConfig os;
+  postgres::PostgresConfig postgres;
+  pgbench::PgbenchConfig pgbench;
+  pgbench::PgbenchConfig warmup;  // duration 0 = no warmup
+  std::uint64_t seed = 1;
+  // Normalised, every setting in its owner's units:
+  // {"hardware":{...},"devices":{"data":{...},"wal":{...}},"os":{...},
+  //  "postgres":{...},"pgbench":{...},"warmup":{...},"seed":N}
+  json resolved;
+};
+
+struct GridPoint {
+  std::string name;  // "checkpoint_sorting=true,checkpoint_flush_after=256kB"; "" without a grid
+  std::vector<std::pair<std::string, json>> values;  // grid path ("postgres.checkpoint_sorting") -> value
+  Scenario scenario;
+};
+
+struct Plan {
+  std::vector<std::string> grid_paths;
+  std::vector<GridPoint> points;
+  bool is_grid() const { return !grid_paths.empty(); }
+};
+
+struct LoadOptions {
+  std::vector<std::string> sets;       // "postgres.shared_buffers=2GB"
+  std::optional<std::uint64_t> seed;   // overrides the scenario's
+};
+
+class ScenarioError : public std::runtime_error {
+ public:
+  explicit ScenarioError(std::vector<std::string> all);
+  std::vector<std::string> messages;
+};
+
+Plan load_plan(const std::filesystem::path& file, const LoadOptions& options = {});
+// `doc` as if read from a file in `base_dir` (relative preset paths start there).
+Plan load_plan(const json& doc, const std::filesystem::path& base_dir, const LoadOptions& options = {});
+
+}  // namespace ckptsim::scenarios

@@ -1,0 +1,239 @@
+// scenarios/schema.h
+//
+// The binding of one component's config struct to its setting names, JSON
+// types, base units and ranges, declared once per component:
+//
+//   Schema<PostgresConfig>()
+//       .bytes("shared_buffers", &PostgresConfig::shared_buffers, 8 * kKiB, 128 * kKiB)
+//       .duration("checkpoint_timeout", &PostgresConfig::checkpoint_timeout, kSecond, ...)
+//
+// parse() is strict and reports every problem, not just the first: an unknown
+// key (with the nearest known name), a value of the wrong type or unit, a
+// value out of range. Each message names where the value came from (see
+// Origins), the value as written, and what was expected. normalise() prints
+// a config back in its owner's units, in declaration order.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "scenarios/suggest.h"
+#include "scenarios/units.h"
+
+namespace ckptsim::scenarios {
+
+// Error messages collected while loading, each "where: what".
+class Errors {
+ public:
+  void add(const std::string& where, const std::string& what) { messages_.push_back(where + ": " + what); }
+  void add_message(std::string message) { messages_.push_back(std::move(message)); }
+  const std::vector<std::string>& messages() const { return messages_; }
+  bool empty() const { return messages_.empty(); }
+  std::size_t size() const { return messages_.size(); }
+
+ private:
+  std::vector<std::string> messages_;
+};
+
+// Where each key of one section came from: "/postgres/shared_buffers" for the
+// scenario file unless a layer above it (a preset, --set, a grid point) says
+// otherwise.
+class Origins {
+ public:
+  explicit Origins(std::string section_path = "") : section_path_(std::move(section_path)) {}
+  void set(const std::string& key, std::string where) { where_[key] = std::move(where); }
+  std::string of(const std::string& key) const {
+    const auto it = where_.find(key);
+    return it != where_.end() ? it->second : section_path_ + "/" + key;
+  }
+
+ private:
+  std::string section_path_;
+  std::map<std::string, std::string> where_;
+};
+
+inline constexpr std::int64_t kNoLimit = std::numeric_limits<std::int64_t>::max();
+
+template <class Config>
+class Schema {
+ public:
+  Schema& bytes(std::string name, sim::Bytes Config::*member, sim::Bytes base_unit, sim::Bytes min,
+                sim::Bytes max = kNoLimit) {
+    return quantity(std::move(name), member, min, max, false, false, format_bytes,
+                    [base_unit](const json& v, std::string* e) { return parse_bytes(v, base_unit, e); });
+  }
+  // PostgreSQL's -1 = "work it out" (wal_buffers), allowed beside [min, max].
+  Schema& bytes_or_auto(std::string name, sim::Bytes Config::*member, sim::Bytes base_unit,
+                        sim::Bytes min, sim::Bytes max = kNoLimit) {
+    return quantity(std::move(name), member, min, max, true, false, format_bytes,
+                    [base_unit](const json& v, std::string* e) { return parse_bytes(v, base_unit, e); });
+  }
+  Schema& duration(std::string name, sim::Duration Config::*member, sim::Duration base_unit,
+                   sim::Duration min, sim::Duration max = kNoLimit) {
+    return quantity(std::move(name), member, min, max, false, false, format_duration,
+                    [base_unit](const json& v, std::string* e) { return parse_duration(v, base_unit, e); });
+  }
+  Schema& integer(std::string name, std::int64_t Config::*member, std::int64_t min,
+                  std::int64_t max = kNoLimit) {
+    auto show = [](std::int64_t n) { return std::to_string(n); };
+    return quantity(std::move(name), member, min, max, false, true, show,
+                    [](const json& v, std::string* e) { return parse_integer(v, e); });
+  }
+  Schema& real(std::string name, double Config::*member, double min,
+               double max = std::numeric_limits<double>::infinity()) {
+    Field field{std::move(name), nullptr, nullptr};
+    field.read = [member, min, max](const json& v, Config& out, std::string& expected) {
+      const auto real = parse_real(v, &expected);
+      if (!real) return false;
+      if (*real < min || *real > max) {
+        expected = std::isinf(max) ? fmt::format("is out of range (at least {})", min)
+                                   : fmt::format("is out of range ({}..{})", min, max);
+        return false;
+      }
+      out.*member = *real;
+      return true;
+    };
+    field.write = [member](const Config& c) { return json(c.*member); };
+    fields_.push_back(std::move(field));
+    return *this;
+  }
+  Schema& boolean(std::string name, bool Config::*member) {
+    Field field{std::move(name), nullptr, nullptr};
+    field.read = [member](const json& v, Config& out, std::string& expected) {
+      const auto flag = parse_bool(v);
+      if (!flag) {
+        expected = "is not a boolean (expected on/off, true/false, yes/no or 1/0)";
+        return false;
+      }
+      out.*member = *flag;
+      return true;
+    };
+    field.write = [member](const Config& c) { return json(c.*member); };
+    fields_.push_back(std::move(field));
+    return *this;
+  }
+  // One of a fixed list of words. A JSON number is read as written, so that
+  // "version": 15 and "version": "15" mean the same.
+  Schema& choice(std::string name, std::string Config::*member, std::vector<std::string> options) {
+    Field field{std::move(name), nullptr, nullptr};
+    field.read = [member, options = std::move(options)](const json& v, Config& out, std::string& expected) {
+      const std::string word = v.is_string() ? v.get<std::string>() : v.is_number() ? v.dump() : "";
+      for (const std::string& option : options) {
+        if ((v.is_string() || v.is_number()) && word == option) {
+          out.*member = word;
+          return true;
+        }
+      }
+      std::string list;
+      for (const std::string& option : options) {
+        list += (list.empty() ? "" : ", ") + (option.empty() ? std::string("\"\"") : option);
+      }
+      expected = "is not one of " + list;
+      return false;
+    };
+    field.write = [member](const Config& c) { return json(c.*member); };
+    fields_.push_back(std::move(field));
+    return *this;
+  }
+  Schema& text(std::string name, std::string Config::*member) {
+    Field field{std::move(name), nullptr, nullptr};
+    field.read = [member](const json& v, Config& out, std::string& expected) {
+      if (!v.is_string()) {
+        expected = "is not a string";
+        return false;
+      }
+      out.*member = v.get<std::string>();
+      return true;
+    };
+    field.write = [member](const Config& c) { return json(c.*member); };
+    fields_.push_back(std::move(field));
+    return *this;
+  }
+
+  // Reads every key of `section` into `out`; keys not in the section keep
+  // the values `out` already has. `section` must be a JSON object.
+  void parse(const json& section, const Origins& origins, Config& out, Errors& errors) const {
+    for (const auto& [key, value] : section.items()) {
+      const Field* field = find(key);
+      if (field == nullptr) {
+        const auto suggestion = nearest_name(key, names());
+        errors.add(origins.of(key),
+                   suggestion ? "unknown setting; did you mean " + *suggestion + "?" : "unknown setting");
+        continue;
+      }
+      std::string expected;
+      if (!field->read(value, out, expected)) errors.add(origins.of(key), value.dump() + " " + expected);
+    }
+  }
+
+  json normalise(const Config& config) const {
+    json out = json::object();
+    for (const Field& field : fields_) out[field.name] = field.write(config);
+    return out;
+  }
+
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const Field& field : fields_) out.push_back(field.name);
+    return out;
+  }
+
+  bool has(const std::string& name) const { return find(name) != nullptr; }
+
+ private:
+  struct Field {
+    std::string name;
+    std::function<bool(const json&, Config&, std::string& expected)> read;
+    std::function<json(const Config&)> write;
+  };
+
+  const Field* find(const std::string& name) const {
+    for (const Field& field : fields_) {
+      if (field.name == name) return &field;
+    }
+    return nullptr;
+  }
+
+  // An int64 quantity (bytes, nanoseconds, a count) with an inclusive range,
+  // normalised as a JSON number (a count) or in its owner's units (show).
+  template <class Show, class Read>
+  Schema& quantity(std::string name, std::int64_t Config::*member, std::int64_t min, std::int64_t max,
+                   bool auto_allowed, bool as_number, Show show, Read read_value) {
+    Field field{std::move(name), nullptr, nullptr};
+    field.read = [=](const json& v, Config& out, std::string& expected) {
+      if (auto_allowed && (v == -1 || v == "-1")) {
+        out.*member = -1;
+        return true;
+      }
+      const std::optional<std::int64_t> n = read_value(v, &expected);
+      if (!n) return false;
+      if (*n < min || *n > max) {
+        const std::string range =
+            max == kNoLimit ? "at least " + show(min) : show(min) + ".." + show(max);
+        expected = "is out of range (" + std::string(auto_allowed ? "-1 or " : "") + range + ")";
+        return false;
+      }
+      out.*member = *n;
+      return true;
+    };
+    field.write = [=](const Config& c) {
+      const std::int64_t n = c.*member;
+      if (as_number || (auto_allowed && n == -1)) return json(n);
+      return json(show(n));
+    };
+    fields_.push_back(std::move(field));
+    return *this;
+  }
+
+  std::vector<Field> fields_;
+};
+
+}  // namespace ckptsim::scenarios

@@ -1,0 +1,63 @@
+// tests/scenarios/scenario_files.h
+//
+// Test helpers: a scratch folder for scenario files (removed afterwards),
+// and loading a scenario document to either a plan or its error messages.
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "scenarios/scenario.h"
+
+namespace ckptsim::scenarios::testing {
+
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& name)
+      : path_(std::filesystem::temp_directory_path() / ("ckptsim-scen-" + name + "-" + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+
+  std::filesystem::path write(const std::string& name, const std::string& text) const {
+    const auto file = path_ / name;
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file) << text;
+    return file;
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// The presets shipped in the source tree, whatever the environment says.
+inline void use_source_presets() { ::setenv("CKPTSIM_HOME", CKPTSIM_SOURCE_DIR, 1); }
+
+inline Plan load(const json& doc, const LoadOptions& options = {}) {
+  use_source_presets();
+  return load_plan(doc, std::filesystem::temp_directory_path(), options);
+}
+
+// The messages of the ScenarioError that loading `doc` throws (empty if none).
+inline std::vector<std::string> errors_of(const json& doc, const LoadOptions& options = {},
+                                          const std::filesystem::path& base_dir =
+                                              std::filesystem::temp_directory_path()) {
+  use_source_presets();
+  try {
+    load_plan(doc, base_dir, options);
+  } catch (const ScenarioError& e) {
+    return e.messages;
+  }
+  return {};
+}
+
+}  // namespace ckptsim::scenarios::testing
