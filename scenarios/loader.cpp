@@ -133,13 +133,6 @@ std::vector<GridAxis> read_grid(const json& grid, const Schemas& schemas, Errors
   return axes;
 }
 
-// A value as written, fit for a folder name: strings unquoted, '/' -> '_'.
-std::string name_part(const json& value) {
-  std::string text = value.is_string() ? value.get<std::string>() : value.dump();
-  std::replace(text.begin(), text.end(), '/', '_');
-  return text;
-}
-
 std::optional<std::uint64_t> read_seed(const json& value, Errors& errors) {
   std::string expected;
   const auto seed = value.is_string() ? std::nullopt : parse_integer(value, &expected);
@@ -155,6 +148,17 @@ std::optional<std::uint64_t> read_seed(const json& value, Errors& errors) {
 }
 
 }  // namespace
+
+std::string point_name(const std::vector<std::pair<std::string, json>>& values) {
+  std::string name;
+  for (const auto& [path, value] : values) {
+    std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+    std::replace(text.begin(), text.end(), '/', '_');  // a point names a folder
+    const auto dot = path.find('.');
+    name += (name.empty() ? "" : ",") + (dot == std::string::npos ? path : path.substr(dot + 1)) + "=" + text;
+  }
+  return name;
+}
 
 ScenarioError::ScenarioError(std::vector<std::string> all)
     : std::runtime_error(joined(all, "\n")), messages(std::move(all)) {}
@@ -188,8 +192,8 @@ Plan load_plan(const json& doc, const fs::path& base_dir, const LoadOptions& opt
       const json& value = axes[i].values[at[i]];
       layers.set(axes[i].section, axes[i].key, value, "/grid/" + axes[i].path + "/" + std::to_string(at[i]));
       point.values.emplace_back(axes[i].path, value);
-      point.name += (i == 0 ? "" : ",") + axes[i].key + "=" + name_part(value);
     }
+    point.name = point_name(point.values);
     point.scenario = resolve(std::move(layers), schemas, presets, errors);
     point.scenario.seed = seed;
     point.scenario.resolved["seed"] = seed;

@@ -143,11 +143,12 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
 
   const std::size_t before_pgbench = errors.size();
   schemas.pgbench.parse(layers.section("pgbench"), layers.origins("pgbench"), s.pgbench, errors);
-  const bool pgbench_ok = errors.size() == before_pgbench;
-  if (pgbench_ok) {
+  if (errors.size() == before_pgbench) {
     check_run_length(layers, "pgbench", s.pgbench, errors);
     check_threads(layers, "pgbench", s.pgbench, errors);
   }
+  // The warmup's checks would repeat the run's errors: only on a clean run.
+  const bool pgbench_ok = errors.size() == before_pgbench;
 
   // The warmup inherits the measured run's settings but not its length.
   s.warmup = s.pgbench;

@@ -81,6 +81,10 @@ class ScenarioError : public std::runtime_error {
   std::vector<std::string> messages;
 };
 
+// A grid point's name: "key=value" per grid path (key without its section,
+// value as written, strings unquoted, '/' -> '_'), joined by ",".
+std::string point_name(const std::vector<std::pair<std::string, json>>& values);
+
 Plan load_plan(const std::filesystem::path& file, const LoadOptions& options = {});
 // `doc` as if read from a file in `base_dir` (relative preset paths start there).
 Plan load_plan(const json& doc, const std::filesystem::path& base_dir, const LoadOptions& options = {});

@@ -10,7 +10,21 @@
 #include <string>
 #include <vector>
 
+#include <doctest/doctest.h>
+
 #include "scenarios/scenario.h"
+
+// Lists of messages print one per line when a check fails.
+namespace doctest {
+template <>
+struct StringMaker<std::vector<std::string>> {
+  static String convert(const std::vector<std::string>& lines) {
+    std::string out = "{";
+    for (const std::string& line : lines) out += "\n  " + line;
+    return (out + "\n}").c_str();
+  }
+};
+}  // namespace doctest
 
 namespace ckptsim::scenarios::testing {
 

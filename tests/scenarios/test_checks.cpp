@@ -1,0 +1,71 @@
+// tests/scenarios/test_checks.cpp
+//
+// Rules that span settings: pgbench's threads <= clients, a run length of
+// either a duration or a transaction count, the warmup's inheritance from
+// the measured run, shared_buffers within RAM.
+#include <doctest/doctest.h>
+
+#include "scenario_files.h"
+
+using namespace ckptsim;
+using namespace ckptsim::scenarios;
+using ckptsim::scenarios::testing::errors_of;
+using ckptsim::scenarios::testing::load;
+
+TEST_CASE("pgbench refuses more threads than clients") {
+  CHECK(errors_of({{"pgbench", {{"clients", 4}, {"threads", 8}}}}) ==
+        std::vector<std::string>{"/pgbench/threads: 8 is more than clients (4)"});
+  CHECK(errors_of({{"pgbench", {{"clients", 4}, {"threads", 4}}}}).empty());
+}
+
+TEST_CASE("a run is a duration or a number of transactions, not both") {
+  CHECK(errors_of({{"pgbench", {{"duration", "10min"}, {"transactions", 1000}}}}) ==
+        std::vector<std::string>{"/pgbench/transactions: cannot be set together with duration (/pgbench/duration): "
+                                 "pgbench runs for a duration or a number of transactions"});
+  // Both set, in different layers, is still both.
+  LoadOptions options;
+  options.sets = {"pgbench.transactions=100"};
+  CHECK(errors_of({{"pgbench", {{"duration", 600}}}}, options) ==
+        std::vector<std::string>{"--set pgbench.transactions: cannot be set together with duration "
+                                 "(/pgbench/duration): pgbench runs for a duration or a number of transactions"});
+  // Transactions alone: the built-in 60s duration is dropped.
+  const Scenario s = load({{"pgbench", {{"transactions", 1000}}}}).points.at(0).scenario;
+  CHECK(s.pgbench.transactions == 1000);
+  CHECK(s.pgbench.duration == 0);
+}
+
+TEST_CASE("the warmup inherits the measured run's settings, but no length") {
+  const Scenario none = load({{"pgbench", {{"clients", 16}, {"threads", 4}, {"rate", 500}}}}).points.at(0).scenario;
+  CHECK(none.warmup.duration == 0);  // no warmup unless asked for
+  CHECK(none.warmup.transactions == 0);
+  CHECK(none.warmup.clients == 16);
+  CHECK(none.warmup.rate == 500);
+
+  const Scenario some =
+      load({{"pgbench", {{"clients", 16}, {"threads", 4}, {"scale", 100}, {"transactions", 50}}},
+            {"warmup", {{"duration", "2min"}, {"clients", 8}}}})
+          .points.at(0)
+          .scenario;
+  CHECK(some.warmup.duration == 2 * sim::kMinute);
+  CHECK(some.warmup.transactions == 0);  // the run's transaction count is not the warmup's
+  CHECK(some.warmup.clients == 8);
+  CHECK(some.warmup.threads == 4);
+  CHECK(some.warmup.scale == 100);
+  CHECK(some.resolved["warmup"].contains("scale") == false);
+}
+
+TEST_CASE("the warmup has no scale of its own and keeps the thread rule") {
+  CHECK(errors_of({{"warmup", {{"scale", 10}}}}) ==
+        std::vector<std::string>{"/warmup/scale: the warmup uses the measured run's scale (set pgbench.scale)"});
+  // Inherited threads (4) over the warmup's own clients (2): blame the clients it set.
+  CHECK(errors_of({{"pgbench", {{"clients", 8}, {"threads", 4}}}, {"warmup", {{"clients", 2}}}}) ==
+        std::vector<std::string>{"/warmup/clients: 2 is less than threads (4)"});
+  CHECK(errors_of({{"warmup", {{"threads", 3}}}}) ==
+        std::vector<std::string>{"/warmup/threads: 3 is more than clients (1)"});
+}
+
+TEST_CASE("shared_buffers must fit in the machine's RAM") {
+  CHECK(errors_of({{"hardware", {{"ram", "16GB"}}}, {"postgres", {{"shared_buffers", "32GB"}}}}) ==
+        std::vector<std::string>{"/postgres/shared_buffers: 32GB does not fit in hardware.ram (16GB)"});
+  CHECK(errors_of({{"hardware", {{"ram", "16GB"}}}, {"postgres", {{"shared_buffers", "4GB"}}}}).empty());
+}

@@ -1,0 +1,190 @@
+// tests/scenarios/test_layering.cpp
+//
+// Which value wins: built-in defaults < component preset < preset-list
+// files < scenario file < --set < grid point; and where an error says a bad
+// value came from at each layer.
+#include <doctest/doctest.h>
+
+#include "scenario_files.h"
+
+using namespace ckptsim;
+using namespace ckptsim::scenarios;
+using ckptsim::scenarios::testing::errors_of;
+using ckptsim::scenarios::testing::load;
+using ckptsim::scenarios::testing::ScratchDir;
+using ckptsim::scenarios::testing::use_source_presets;
+
+namespace {
+const Scenario& only(const Plan& plan) {
+  REQUIRE(plan.points.size() == 1);
+  return plan.points[0].scenario;
+}
+}  // namespace
+
+TEST_CASE("a version preset gives that release's defaults") {
+  const Plan v96 = load({{"postgres", {{"version", "9.6"}}}});
+  CHECK(only(v96).postgres.checkpoint_completion_target == 0.5);
+  CHECK(only(v96).postgres.log_checkpoints == false);
+  const Plan v90 = load({{"postgres", {{"version", "9.0"}}}});
+  CHECK(only(v90).postgres.checkpoint_sorting == false);
+  CHECK(only(v90).postgres.checkpoint_flush_after == 0);
+  CHECK(only(v90).postgres.wal_buffers == 64 * sim::kKiB);
+  CHECK(only(v90).postgres.checkpoint_segments == 3);
+  const Plan v15 = load(json::object());  // 15 is the built-in version
+  CHECK(only(v15).postgres.version == "15");
+  CHECK(only(v15).postgres.checkpoint_completion_target == 0.9);
+  CHECK(only(v15).postgres.log_checkpoints == true);
+  // A version written as a JSON number means the same preset.
+  CHECK(only(load({{"postgres", {{"version", 9.6}}}})).postgres.version == "9.6");
+}
+
+TEST_CASE("a component preset lies under the scenario's explicit values") {
+  const Plan plan = load({{"postgres", {{"checkpoint_completion_target", 0.7}, {"version", "9.6"}}}});
+  CHECK(only(plan).postgres.checkpoint_completion_target == 0.7);  // explicit, over 9.6's 0.5
+  CHECK(only(plan).postgres.checkpoint_sorting == true);           // 9.6's, nobody else set it
+}
+
+TEST_CASE("a device preset fills the data and WAL devices") {
+  const Plan plan = load({{"hardware", {{"device", "nvme"}, {"wal_device", "raid1-hdd-7200-bbwc"}}}});
+  CHECK(only(plan).device.name == "nvme");
+  CHECK(only(plan).device.kind == "ssd");
+  CHECK(only(plan).device.read_latency == 80 * sim::kMicrosecond);
+  CHECK(only(plan).wal_device.kind == "raid-bbwc");
+  CHECK(only(plan).wal_device.write_latency == 100 * sim::kMicrosecond);
+  CHECK(only(plan).resolved["devices"]["wal"]["write_latency"] == "100us");
+  // Without a wal_device, WAL shares the data device.
+  const Plan shared = load({{"hardware", {{"device", "hdd-15k-sas"}}}});
+  CHECK(only(shared).wal_device.name == "hdd-15k-sas");
+  CHECK(only(shared).wal_device.read_latency == 5500 * sim::kMicrosecond);
+  CHECK(!only(shared).wal_device.description.empty());
+}
+
+TEST_CASE("the preset list is merged in order, under the scenario file") {
+  ScratchDir dir("preset-list");
+  dir.write("fast-disk.json", R"({"description": "x", "hardware": {"device": "nvme", "cpus": 4}})");
+  dir.write("more-cpus.json", R"({"hardware": {"cpus": 16}})");
+  use_source_presets();
+  const json doc = {{"preset", {"box/e1-host", "fast-disk.json", "more-cpus.json"}},
+                    {"hardware", {{"ram", "32GB"}}}};
+  const Plan plan = load_plan(doc, dir.path());
+  const Scenario& s = only(plan);
+  CHECK(s.hardware.device == "nvme");   // fast-disk.json over box/e1-host
+  CHECK(s.hardware.cpus == 16);         // more-cpus.json over fast-disk.json
+  CHECK(s.hardware.ram == 32 * sim::kGiB);  // the file over every preset
+  CHECK(s.os.kernel == "linux-3.2");    // from box/e1-host, not overridden
+}
+
+TEST_CASE("the E1 host box sets its hardware and kernel") {
+  const Scenario s = only(load({{"preset", {"box/e1-host"}}}));
+  CHECK(s.hardware.cpus == 8);
+  CHECK(s.hardware.ram == 16 * sim::kGiB);
+  CHECK(s.device.kind == "raid-bbwc");
+  CHECK(s.os.kernel == "linux-3.2");
+}
+
+TEST_CASE("--set wins over the file, and its value is JSON if it parses as JSON") {
+  LoadOptions options;
+  options.sets = {"postgres.shared_buffers=2GB", "postgres.full_page_writes=false", "os.vm.dirty_ratio=40",
+                  "pgbench.clients=8"};
+  const Scenario s = only(load({{"postgres", {{"shared_buffers", "1GB"}}}, {"pgbench", {{"clients", 2}}}}, options));
+  CHECK(s.postgres.shared_buffers == 2 * sim::kGiB);
+  CHECK(s.postgres.full_page_writes == false);
+  CHECK(s.os.dirty_ratio == 40);  // split at the first dot: section os, key vm.dirty_ratio
+  CHECK(s.pgbench.clients == 8);
+}
+
+TEST_CASE("--set on postgres.version re-resolves the version preset") {
+  LoadOptions options;
+  options.sets = {"postgres.version=9.6"};
+  const Scenario s = only(load({{"postgres", {{"version", "15"}}}}, options));
+  CHECK(s.postgres.version == "9.6");
+  CHECK(s.postgres.checkpoint_completion_target == 0.5);
+}
+
+TEST_CASE("the seed comes from the file unless the options override it") {
+  CHECK(only(load({{"seed", 42}})).seed == 42);
+  CHECK(only(load({{"seed", 42}})).resolved["seed"] == 42);
+  LoadOptions options;
+  options.seed = 7;
+  CHECK(only(load({{"seed", 42}}, options)).seed == 7);
+  CHECK(errors_of({{"seed", "x"}}) == std::vector<std::string>{"/seed: \"x\" is not an integer"});
+  CHECK(errors_of({{"seed", -1}}) == std::vector<std::string>{"/seed: -1 is out of range (at least 0)"});
+}
+
+TEST_CASE("errors name the layer a bad value came from") {
+  LoadOptions options;
+  options.sets = {"postgres.shared_buffers=2 KB"};
+  CHECK(errors_of(json::object(), options) ==
+        std::vector<std::string>{"--set postgres.shared_buffers: \"2 KB\" is not a size (expected a number with "
+                                 "one of B, kB, MB, GB, TB, e.g. \"128MB\"; units are case-sensitive)"});
+  options.sets = {"postgres.shared_bufers=2GB"};
+  CHECK(errors_of(json::object(), options) ==
+        std::vector<std::string>{"--set postgres.shared_bufers: unknown setting; did you mean postgres.shared_buffers?"});
+  options.sets = {"postgres.shared_buffers"};
+  CHECK(errors_of(json::object(), options) ==
+        std::vector<std::string>{"--set postgres.shared_buffers: expected PATH=VALUE, e.g. postgres.shared_buffers=2GB"});
+
+  ScratchDir dir("bad-fragment");
+  dir.write("bad.json", R"({"os": {"vm.dirty_ratio": 101}, "grid": {}})");
+  CHECK(errors_of({{"preset", {"bad.json"}}}, {}, dir.path()) ==
+        std::vector<std::string>{"bad.json: /grid: unknown section (expected hardware, os, postgres, pgbench, "
+                                 "warmup, description)",
+                                 "bad.json: /os/vm.dirty_ratio: 101 is out of range (0..100)"});
+}
+
+TEST_CASE("an error in a shipped preset is reported with the preset's file") {
+  // A scratch home with a broken copy of one version preset.
+  ScratchDir home("broken-home");
+  home.write("scenarios/presets/postgres/9.6.json",
+             R"({"description": "broken", "postgres": {"checkpoint_completion_target": 2}})");
+  home.write("scenarios/presets/device/raid1-hdd-7200.json",
+             R"({"description": "d", "device": {"kind": "hdd", "capacity": "1TB", "read_latency": "5 ms", "write_latency": 1}})");
+  home.write("scenarios/presets/os/linux-modern.json", R"({"os": {}})");
+  ::setenv("CKPTSIM_HOME", home.path().c_str(), 1);
+  std::vector<std::string> errors;
+  try {
+    load_plan(json{{"postgres", {{"version", "9.6"}}}}, home.path());
+  } catch (const ScenarioError& e) {
+    errors = e.messages;
+  }
+  use_source_presets();
+  CHECK(errors == std::vector<std::string>{
+                      "presets/postgres/9.6.json: /postgres/checkpoint_completion_target: 2 is out of range (0..1)"});
+}
+
+TEST_CASE("an unknown preset is an error listing the available ones") {
+  const auto errors = errors_of({{"preset", {"box/e2-host"}}});
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0] == "/preset/0: unknown preset \"box/e2-host\" (available: box/e1-host, os/linux-3.0, "
+                     "os/linux-3.2, os/linux-modern, postgres/9.0, postgres/9.1, postgres/9.2, postgres/9.6, "
+                     "postgres/15, postgres/17)");
+  CHECK(errors_of({{"postgres", {{"version", "9.7"}}}}) ==
+        std::vector<std::string>{"/postgres/version: \"9.7\" is not one of 9.0, 9.1, 9.2, 9.6, 15, 17"});
+  CHECK(errors_of({{"hardware", {{"device", "floppy"}}}}) ==
+        std::vector<std::string>{"/hardware/device: \"floppy\" is not one of hdd-15k-sas, hdd-7200-sata, nvme, "
+                                 "raid1-hdd-7200, raid1-hdd-7200-bbwc, ssd-sata"});
+}
+
+TEST_CASE("a file that is not JSON is reported with its line and column") {
+  ScratchDir dir("bad-json");
+  const auto file = dir.write("s.json", "{\n  \"postgres\": {\n    \"shared_buffers\": 2GB\n  }\n}\n");
+  use_source_presets();
+  std::vector<std::string> errors;
+  try {
+    load_plan(file);
+  } catch (const ScenarioError& e) {
+    errors = e.messages;
+  }
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].starts_with(file.string() + ": invalid JSON at line 3, column 24: "));
+}
+
+TEST_CASE("a scenario file loads relative presets from its own folder") {
+  ScratchDir dir("file-load");
+  dir.write("boxes/mine.json", R"({"hardware": {"cpus": 2}})");
+  const auto file = dir.write("s.json", R"({"preset": ["boxes/mine.json"], "pgbench": {"clients": 2}})");
+  use_source_presets();
+  const Plan plan = load_plan(file);
+  CHECK(plan.points.at(0).scenario.hardware.cpus == 2);
+  CHECK(plan.points.at(0).scenario.pgbench.clients == 2);
+}
