@@ -97,6 +97,26 @@ TEST_CASE("an exception in a task reaches its awaiter, which may catch it") {
   CHECK(sim.now() == 5);
 }
 
+TEST_CASE("a task that throws before waiting delivers its exception at once") {
+  Simulator sim;
+  std::string caught;
+  auto failing = []() -> Task<int> {
+    throw std::invalid_argument("bad block");
+    co_return 0;
+  };
+  auto body = [&]() -> Process {
+    try {
+      (void)co_await failing();
+    } catch (const std::invalid_argument& e) {
+      caught = e.what();
+    }
+  };
+  sim.spawn(body());
+  sim.run();
+  CHECK(caught == "bad block");
+  CHECK(sim.events_processed() == 1);
+}
+
 TEST_CASE("an exception escaping a process propagates out of run(), after its event") {
   Simulator sim;
   int after = 0;
