@@ -1,4 +1,8 @@
 // scenarios/layers.cpp
+//
+// Layers keep one JSON object per section; a later layer replaces a value
+// in place (keeping the key where the user first wrote it) and takes over
+// its origin.
 #include "scenarios/layers.h"
 
 #include <algorithm>

@@ -57,6 +57,33 @@ bool natural_less(const std::string& a, const std::string& b) {
   return a.size() - i < b.size() - j;
 }
 
+// The presets of one kind, or of all kinds if `kind` is empty, sorted;
+// descriptions are read only when asked for.
+std::vector<PresetInfo> scan(const std::string& kind, bool with_descriptions) {
+  std::vector<PresetInfo> presets;
+  const fs::path root = project_home() / "scenarios" / "presets";
+  std::error_code ec;
+  for (const auto& kind_dir : fs::directory_iterator(root, ec)) {
+    if (!kind_dir.is_directory()) continue;
+    if (!kind.empty() && kind_dir.path().filename() != kind) continue;
+    for (const auto& entry : fs::directory_iterator(kind_dir.path(), ec)) {
+      if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
+      PresetInfo info{kind_dir.path().filename().string(), entry.path().stem().string(), "", entry.path()};
+      Errors ignored;
+      const auto doc = with_descriptions ? read_json_file(entry.path(), info.name, ignored) : std::nullopt;
+      if (doc && doc->is_object() && doc->contains("description") && (*doc)["description"].is_string()) {
+        info.description = (*doc)["description"].get<std::string>();
+      }
+      presets.push_back(std::move(info));
+    }
+  }
+  std::sort(presets.begin(), presets.end(), [](const PresetInfo& a, const PresetInfo& b) {
+    if (a.kind != b.kind) return a.kind < b.kind;
+    return natural_less(a.name, b.name);
+  });
+  return presets;
+}
+
 }  // namespace
 
 fs::path project_home() {
@@ -70,36 +97,11 @@ fs::path project_home() {
   return CKPTSIM_SOURCE_DIR;
 }
 
-std::vector<PresetInfo> list_presets() {
-  std::vector<PresetInfo> presets;
-  const fs::path root = project_home() / "scenarios" / "presets";
-  std::error_code ec;
-  for (const auto& kind_dir : fs::directory_iterator(root, ec)) {
-    if (!kind_dir.is_directory()) continue;
-    for (const auto& entry : fs::directory_iterator(kind_dir.path(), ec)) {
-      if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
-      PresetInfo info{kind_dir.path().filename().string(), entry.path().stem().string(), "", entry.path()};
-      Errors ignored;
-      if (const auto doc = read_json_file(entry.path(), info.name, ignored)) {
-        if (doc->is_object() && doc->contains("description") && (*doc)["description"].is_string()) {
-          info.description = (*doc)["description"].get<std::string>();
-        }
-      }
-      presets.push_back(std::move(info));
-    }
-  }
-  std::sort(presets.begin(), presets.end(), [](const PresetInfo& a, const PresetInfo& b) {
-    if (a.kind != b.kind) return a.kind < b.kind;
-    return natural_less(a.name, b.name);
-  });
-  return presets;
-}
+std::vector<PresetInfo> list_presets() { return scan("", true); }
 
 std::vector<std::string> preset_names(const std::string& kind) {
   std::vector<std::string> names;
-  for (const PresetInfo& info : list_presets()) {
-    if (info.kind == kind) names.push_back(info.name);
-  }
+  for (const PresetInfo& info : scan(kind, false)) names.push_back(info.name);
   return names;
 }
 

@@ -1,4 +1,9 @@
 // scenarios/resolve.cpp
+//
+// One grid point, from layers to a Scenario. Component preset files are
+// cached in PresetFiles, and so are their problems, so that a grid of a
+// hundred points reads each file once yet every point that uses a broken
+// file fails (the loader drops the repeated messages).
 #include "scenarios/resolve.h"
 
 #include <algorithm>
@@ -17,15 +22,15 @@ std::string chosen(const Layers& layers, const std::string& section, const std::
 }
 
 // Lays a component preset's settings under the explicit ones.
-void lay_preset_under(Layers& layers, const std::string& section, const std::string& kind,
-                      const std::string& name, const std::vector<std::string>& known,
-                      PresetFiles& presets, Errors& errors) {
+void lay_preset_under(Layers& layers, const std::string& kind, const std::string& name, PresetFiles& presets,
+                      Errors& errors) {
+  const std::vector<std::string>& known = presets.names(kind);
   if (std::find(known.begin(), known.end(), name) == known.end()) return;  // the schema reports it
   const json* settings = presets.section(kind, name, errors);
   if (settings == nullptr) return;
   const std::string label = PresetFiles::label(kind, name);
   for (const auto& [key, value] : settings->items()) {
-    layers.set_under(section, key, value, label + ": /" + section + "/" + key);
+    layers.set_under(kind, key, value, label + ": /" + kind + "/" + key);
   }
 }
 
@@ -102,6 +107,12 @@ const json* PresetFiles::load(const std::string& kind, const std::string& name, 
   return it->second ? &*it->second : nullptr;
 }
 
+const std::vector<std::string>& PresetFiles::names(const std::string& kind) {
+  auto it = names_.find(kind);
+  if (it == names_.end()) it = names_.emplace(kind, preset_names(kind)).first;
+  return it->second;
+}
+
 const json* PresetFiles::section(const std::string& kind, const std::string& name, Errors& errors) {
   const json* doc = load(kind, name, errors);
   if (doc == nullptr) return nullptr;
@@ -117,10 +128,9 @@ std::string PresetFiles::description(const std::string& kind, const std::string&
 
 Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Errors& errors) {
   Scenario s;
-  lay_preset_under(layers, "postgres", "postgres", chosen(layers, "postgres", "version", s.postgres.version),
-                   preset_names("postgres"), presets, errors);
-  lay_preset_under(layers, "os", "os", chosen(layers, "os", "kernel", s.os.kernel), preset_names("os"), presets,
-                   errors);
+  lay_preset_under(layers, "postgres", chosen(layers, "postgres", "version", s.postgres.version),
+                   presets, errors);
+  lay_preset_under(layers, "os", chosen(layers, "os", "kernel", s.os.kernel), presets, errors);
 
   const std::size_t before_hardware = errors.size();
   schemas.hardware.parse(layers.section("hardware"), layers.origins("hardware"), s.hardware, errors);

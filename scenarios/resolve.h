@@ -28,6 +28,8 @@ class PresetFiles {
   // reporting why not. `kind` is postgres, os or device.
   const json* section(const std::string& kind, const std::string& name, Errors& errors);
   std::string description(const std::string& kind, const std::string& name);
+  // The names of one kind's presets, listed once.
+  const std::vector<std::string>& names(const std::string& kind);
 
   static std::string label(const std::string& kind, const std::string& name) {
     return "presets/" + kind + "/" + name + ".json";
@@ -39,6 +41,7 @@ class PresetFiles {
   std::filesystem::path dir_;
   std::map<std::string, std::optional<json>> files_;
   std::map<std::string, Errors> problems_;  // replayed to each point that uses a bad file
+  std::map<std::string, std::vector<std::string>> names_;
 };
 
 Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Errors& errors);
