@@ -67,7 +67,7 @@ std::string preamble(std::string_view what, std::string_view outputs) {
       "set grid\n"
       "set xlabel \"time (s)\"\n"
       "set ylabel \"tps\"\n"
-      "set yrange [0:*]\n",
+      "set yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\n",
       what, outputs);
 }
 

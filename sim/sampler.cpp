@@ -18,7 +18,7 @@ void Table::add_sink(Sink sink) { sinks_.push_back(std::move(sink)); }
 
 void Table::close(const Interval& interval) {
   row_.assign(columns_.size(), Cell{std::int64_t{0}});
-  row_[0] = to_seconds(interval.end);
+  row_[0] = to_seconds(interval.end - interval.origin);
   for (const Source& source : sources_) {
     source.fill(interval, std::span<Cell>(row_).subspan(source.first_column, source.column_count));
   }
@@ -57,7 +57,7 @@ void Sampler::on_tick() {
 }
 
 void Sampler::close_at(Time end) {
-  const Interval interval{interval_start_, end, closed_};
+  const Interval interval{interval_start_, end, closed_, origin_};
   interval_start_ = end;
   ++closed_;
   for (const std::unique_ptr<Table>& t : tables_) t->close(interval);

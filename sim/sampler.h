@@ -8,7 +8,7 @@
 // at each close. A source owns a run of adjacent columns and fills exactly
 // those, from its own counters (usually the change since the previous
 // close). The first column of every table is time_s, the end of the interval
-// in seconds. Sinks (a CSV writer, an in-memory series) receive each closed
+// in seconds since start()'s origin, as pgbench -P counts from its start. Sinks (a CSV writer, an in-memory series) receive each closed
 // row.
 //
 // Interval closes are scheduled at origin + k * period (no drift from
@@ -34,6 +34,7 @@ struct Interval {
   Time start;
   Time end;
   std::int64_t index;  // 0 for the first interval after start()
+  Time origin = 0;     // start()'s origin: time_s counts from here
 };
 
 using Cell = std::variant<std::int64_t, double, std::string>;

@@ -82,7 +82,9 @@ void PlaceholderServer::add_system_columns(sim::Table& system) {
     sim::Duration cpu_busy = 0, data_busy = 0, wal_busy = 0;
     std::int64_t reads = 0, writes = 0;
   };
-  auto last = std::make_shared<Last>();
+  // Counters before the first interval (a warmup may have run) are not this run's.
+  auto last = std::make_shared<Last>(Last{cpus_.busy_time(), data_device_.busy_time(), wal_queue_.busy_time(),
+                                          data_reads_, wal_writes_});
   system.add_source({"model", "cpu_util_pct", "data_r_s", "data_util_pct", "wal_w_s", "wal_util_pct"},
                     [this, last](const sim::Interval& iv, std::span<sim::Cell> cells) {
                       const double secs = sim::to_seconds(iv.end - iv.start);

@@ -133,3 +133,15 @@ TEST_CASE("stop() cancels further closes; close_partial() closes a non-empty tai
   CHECK(sampler.intervals_closed() == 4);
   CHECK(sim.queued_events() == 0);  // the stopped timer left nothing live behind
 }
+
+TEST_CASE("time_s counts from the origin given to start(), as pgbench -P counts from its start") {
+  Simulator sim;
+  Sampler sampler(sim, kSecond);
+  std::vector<double> times;
+  Table& t = sampler.table("progress");
+  t.add_sink([&](const Table&, const std::vector<Cell>& row) { times.push_back(std::get<double>(row[0])); });
+  sim.run_until(60 * kSecond);  // a warmup before the measured run
+  sampler.start(sim.now());
+  sim.run_until(62 * kSecond);
+  CHECK(times == std::vector<double>{1.0, 2.0});
+}
