@@ -29,6 +29,17 @@ struct Schemas {
   std::vector<std::string> names(const std::string& section) const;
 };
 
+// One function per component declares its settings (settings_<component>.cpp),
+// so that each model's owner edits only its own file.
+inline constexpr std::int64_t kIntMax = 2147483647;         // INT_MAX, PostgreSQL's usual upper bound
+inline constexpr sim::Bytes kBlock = 8 * sim::kKiB;         // PostgreSQL's page: the unit of buffer GUCs
+
+void describe_hardware(Schema<HardwareConfig>& s, const std::vector<std::string>& devices);
+void describe_device(Schema<disk::DeviceConfig>& s);
+void describe_os(Schema<os::OsConfig>& s);
+void describe_postgres(Schema<postgres::PostgresConfig>& s);
+void describe_pgbench(Schema<pgbench::PgbenchConfig>& s, bool with_scale);
+
 Schemas make_schemas();
 
 }  // namespace ckptsim::scenarios
