@@ -97,9 +97,10 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   const sim::Duration period = sc.pgbench.progress;
   constexpr sim::Time kForever = std::numeric_limits<sim::Time>::max();
 
-  // Warmup: a pgbench run before the measured one, not counted.
+  // Warmup: a pgbench run before the measured one, not counted. Its clients'
+  // last transactions may finish after it ends, so its stats live as long as the run.
+  pgbench::TransactionStats warmup_stats;
   if (sc.warmup.duration > 0 || sc.warmup.transactions > 0) {
-    pgbench::TransactionStats warmup_stats;
     const sim::Time end = sc.warmup.transactions > 0 ? kForever : sc.warmup.duration;
     server.start_run(sc.warmup, end, warmup_stats);
     if (sc.warmup.transactions > 0) {

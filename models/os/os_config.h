@@ -2,7 +2,10 @@
 //
 // Kernel settings, with sysctl names in the scenario ("vm.dirty_ratio").
 // The kernel preset (scenarios/presets/os/NAME.json, chosen by os.kernel)
-// sets the defaults and behaviours of one kernel generation.
+// sets the defaults and behaviours of one kernel generation: what counts as
+// dirtyable memory, the writer-throttling scheme, sync_file_range's mode,
+// stable-page waits, the block layer and its default elevator. A preset only
+// changes these values; the code has no per-version branches beyond them.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +23,53 @@ struct OsConfig {
   sim::Bytes dirty_bytes = 0;                   // vm.dirty_bytes, 0 = use the ratio
   std::int64_t dirty_expire_centisecs = 3000;   // vm.dirty_expire_centisecs
   std::int64_t dirty_writeback_centisecs = 500; // vm.dirty_writeback_centisecs
+
+  // Memory the page cache can never use: kernel text, slab, page tables and
+  // the processes' private memory (shared_buffers is given separately).
+  sim::Bytes reserved_memory = 512 * sim::kMiB;
+
+  // --- behaviour switches of a kernel generation (os-disk-model.md section 1) ---
+  // Anon/shmem (shared_buffers) counts as dirtyable memory (swap on, < 3.14).
+  bool dirtyable_anon = false;
+  // Zone high watermarks are subtracted from dirtyable memory (3.3+).
+  bool dirty_balance_reserve = true;
+  // "io-less" (3.2+: writers sleep, only the flusher writes) or
+  // "writer-writeback" (<= 3.1: an over-limit writer writes back itself).
+  std::string throttle = "io-less";
+  // Flusher chunk: "bandwidth" (>= 4 MiB scaled to write bandwidth, 3.1+) or "fixed" (4 MiB).
+  std::string writeback_chunk = "bandwidth";
+  // A write into a page under writeback waits for that write (3.0-3.8).
+  bool stable_pages = false;
+  // sync_file_range(SYNC_FILE_RANGE_WRITE): "all" (WB_SYNC_ALL, sync-class, waits for
+  // pages already in flight; < 4.4) or "none" (WB_SYNC_NONE, async-class; 4.4+).
+  std::string sync_file_range_mode = "none";
+
+  // --- block layer (/sys/block/*/queue) ---
+  std::string block_layer = "blk-mq";  // "legacy" (request_fn, sync + async pools) or "blk-mq"
+  // Elevator by name as in /sys/block/*/queue/scheduler; "" = the kernel's default
+  // for the device (legacy: cfq; blk-mq: mq-deadline if rotational, else none).
+  std::string scheduler;
+  std::string wal_scheduler;           // for the WAL device when it has its own
+  std::int64_t nr_requests = 0;        // 0 = the kernel's default (legacy 128; blk-mq 2 x min(depth, 128), none: depth)
+  sim::Bytes read_ahead_kb = 128 * sim::kKiB;
+  sim::Bytes max_sectors_kb = 512 * sim::kKiB;
+  // deadline / mq-deadline (/sys/block/*/queue/iosched/)
+  sim::Duration read_expire = 500 * sim::kMillisecond;
+  sim::Duration write_expire = 5000 * sim::kMillisecond;
+  std::int64_t writes_starved = 2;
+  std::int64_t fifo_batch = 16;
+  // cfq
+  std::int64_t quantum = 8;
+  sim::Duration slice_sync = 100 * sim::kMillisecond;
+  sim::Duration slice_async = 40 * sim::kMillisecond;
+  sim::Duration slice_idle = 8 * sim::kMillisecond;
+  sim::Duration fifo_expire_sync = 125 * sim::kMillisecond;
+  sim::Duration fifo_expire_async = 250 * sim::kMillisecond;
+  sim::Duration target_latency = 300 * sim::kMillisecond;
+
+  // ext4 (data=ordered, barrier=1): bytes of descriptor + metadata blocks that a
+  // jbd2 commit writes to the journal before its commit block; 0 = no journal model.
+  sim::Bytes journal_commit_bytes = 16 * sim::kKiB;
 };
 
 }  // namespace ckptsim::os
