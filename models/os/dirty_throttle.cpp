@@ -1,0 +1,165 @@
+// models/os/dirty_throttle.cpp
+//
+// Writer throttling: balance_dirty_pages (mm/page-writeback.c), two
+// generations selected by os.throttle.
+//
+// "io-less" (3.2+): below the freerun point F = (T + B) / 2 a writer runs
+// free and checks again after about sqrt(F - D) pages. Above it, it never
+// writes anything itself: it kicks background writeback and sleeps long
+// enough that its dirtying rate matches its share of the device's write
+// bandwidth times a position ratio, a cubic of D around the setpoint
+// S = (F + L) / 2 (2 at F, 1 at S, 0 at the limit L) times the device term
+// (Xi - D) / (Xi - S), Xi = S + 8 s of write bandwidth, floored at 1/4.
+// Pauses are at most 200 ms (and about dirty / (8 x bandwidth)); at L the
+// rate is 0 and the writer sleeps max_pause at a time until writeback
+// brings D below L. The base rate is the shortcut of the reference:
+// write bandwidth / number of tasks that dirtied pages in the last 200 ms.
+//
+// "writer-writeback" (<= 3.1): every ratelimit_pages (8 while the device is
+// over its limit) the writer checks; above T it writes back up to
+// 1.5 x ratelimit pages of the oldest dirty inodes itself (async class,
+// possibly other files than its own), sleeping 4 ms, 8 ms ... 100 ms while
+// that was not enough; it also sleeps in request allocation.
+//
+// Left out: per-bdi shares of T and B (one device's share is all of it; with
+// a separate WAL device both compare global figures), the dirty_ratelimit
+// feedback loop, think-time credit beyond one period.
+#include <algorithm>
+#include <cmath>
+
+#include "models/os/kernel.h"
+
+namespace ckptsim::os {
+
+namespace {
+constexpr sim::Duration kMaxPause = 200 * sim::kMillisecond;  // MAX_PAUSE = HZ/5
+constexpr sim::Duration kJiffy = 4 * sim::kMillisecond;       // HZ = 250
+constexpr sim::Duration kDirtierWindow = 200 * sim::kMillisecond;
+}  // namespace
+
+// ratelimit_pages (3.0): total / (ncpu x 32), clamped to [16, 1024]; 8 CPUs assumed.
+std::int64_t Kernel::ratelimit_pages() const {
+  return std::clamp<std::int64_t>(memory_.ram / kPageBytes / (8 * 32), 16, 1024);
+}
+
+// The smoothed limit: follows T up at once, down by 1/32 of the gap per update.
+double Kernel::update_dirty_limit(Bdi& bdi, const DirtyLimits& limits) {
+  const auto thresh = static_cast<double>(limits.thresh);
+  if (thresh >= bdi.dirty_limit) {
+    bdi.dirty_limit = thresh;
+  } else {
+    bdi.dirty_limit -= (bdi.dirty_limit - thresh) / 32;
+  }
+  return bdi.dirty_limit;
+}
+
+sim::Task<> Kernel::balance_dirty_pages_ratelimited(OsTask& task) {
+  Bdi& bdi = *bdis_[0];
+  if (config_.throttle == "writer-writeback") {
+    co_await balance_dirty_pages_writer(task, bdi);
+  } else {
+    co_await balance_dirty_pages_io_less(task, bdi);
+  }
+}
+
+sim::Task<> Kernel::balance_dirty_pages_io_less(OsTask& task, Bdi& bdi) {
+  TaskState& ts = state(task);
+  for (;;) {
+    const DirtyLimits limits = dirty_limits();
+    const double limit = update_dirty_limit(bdi, limits);
+    const auto dirty = static_cast<double>(dirty_pages() + writeback_pages());
+    const auto freerun = static_cast<double>(limits.freerun());
+    if (dirty <= freerun) {
+      // dirty_poll_interval: about sqrt of the headroom.
+      const double headroom = std::max(freerun - dirty, 1.0);
+      ts.nr_dirtied_pause = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::sqrt(headroom)));
+      ts.nr_dirtied = 0;
+      ts.dirty_paused_when = sim_.now();
+      bdi.dirty_exceeded = false;
+      co_return;
+    }
+    if (!bdi.busy) wake_background(bdi);
+    update_bandwidth(bdi);
+    const double bw_pages = bdi.write_bw * static_cast<double>(kPagesPerBlock);
+    const double setpoint = (freerun + limit) / 2;
+    double pos_ratio = 0;
+    if (dirty < limit) {
+      const double x = (setpoint - dirty) / std::max(limit - setpoint, 1.0);
+      pos_ratio = std::clamp(1 + x * x * x, 0.0, 2.0);
+      const double intercept = setpoint + 8 * bw_pages;
+      pos_ratio *= std::max(0.25, (intercept - dirty) / (intercept - setpoint));
+    }
+    bdi.dirty_exceeded = dirty > static_cast<double>(limits.thresh);
+    int dirtiers = 0;
+    for (const TaskState& other : task_states_) dirtiers += sim_.now() - other.last_dirtied <= kDirtierWindow;
+    const double base_rate = bw_pages / std::max(dirtiers, 1);
+    const double task_rate = base_rate * pos_ratio;  // pages per second
+    sim::Duration max_pause = static_cast<sim::Duration>(dirty / (8 * std::max(bw_pages, 1.0)) * sim::kSecond) + kJiffy;
+    max_pause = std::min(max_pause, kMaxPause);
+    sim::Duration pause;
+    if (task_rate <= 0) {
+      pause = max_pause;
+    } else {
+      const auto period = static_cast<sim::Duration>(static_cast<double>(ts.nr_dirtied) / task_rate * sim::kSecond);
+      pause = period - (sim_.now() - ts.dirty_paused_when);  // think time counts as paused
+      if (pause <= 0) {
+        ts.dirty_paused_when = pause < -sim::kSecond ? sim_.now() : ts.dirty_paused_when + period;
+        ts.nr_dirtied = 0;
+        ts.nr_dirtied_pause = bdi.dirty_exceeded ? 8 : std::max<std::int64_t>(1, static_cast<std::int64_t>(task_rate * 0.01));
+        co_return;
+      }
+      pause = std::min(pause, max_pause);
+    }
+    ++throttle_pauses_;
+    throttle_max_pause_ = std::max(throttle_max_pause_, pause);
+    throttle_time_ += pause;
+    co_await sim_.sleep(pause);
+    ts.dirty_paused_when = sim_.now();
+    ts.nr_dirtied = 0;
+    if (task_rate > 0) {
+      // About 10-200 ms worth of the allowed rate before the next check; 8 pages over the limit.
+      ts.nr_dirtied_pause = bdi.dirty_exceeded ? 8
+                                                : std::max<std::int64_t>(
+                                                      1, static_cast<std::int64_t>(task_rate * sim::to_seconds(max_pause) / 2));
+      co_return;
+    }
+  }
+}
+
+sim::Task<> Kernel::balance_dirty_pages_writer(OsTask& task, Bdi& bdi) {
+  TaskState& ts = state(task);
+  const std::int64_t ratelimit = ratelimit_pages();
+  if (ts.nr_dirtied < (bdi.dirty_exceeded ? 8 : ratelimit)) {
+    ts.nr_dirtied_pause = bdi.dirty_exceeded ? 8 : ratelimit;
+    co_return;
+  }
+  ts.nr_dirtied = 0;
+  ts.nr_dirtied_pause = ratelimit;
+  const std::int64_t write_chunk = ratelimit * 3 / 2;  // pages
+  sim::Duration pause = kJiffy;
+  std::int64_t written = 0;
+  for (;;) {
+    const DirtyLimits limits = dirty_limits();
+    const std::int64_t dirty = dirty_pages() + writeback_pages();
+    if (dirty <= limits.freerun() || dirty <= limits.thresh) {
+      bdi.dirty_exceeded = false;
+      break;
+    }
+    bdi.dirty_exceeded = true;
+    ts.nr_dirtied_pause = 8;
+    if (dirty_pages() > limits.thresh && written < write_chunk) {  // bdi_nr_reclaimable > bdi_thresh
+      // The writer writes back the oldest dirty inodes itself.
+      written += kPagesPerBlock * co_await writeback_inodes(bdi, (write_chunk - written) / kPagesPerBlock + 1, sim_.now(),
+                                                              WbReason::Throttle, task.pid);
+      if (written >= write_chunk) break;
+    }
+    ++throttle_pauses_;
+    throttle_max_pause_ = std::max(throttle_max_pause_, pause);
+    throttle_time_ += pause;
+    co_await sim_.sleep(pause);
+    pause = std::min(2 * pause, 100 * sim::kMillisecond);
+  }
+  if (over_bground_thresh() && !bdi.busy) wake_background(bdi);
+}
+
+}  // namespace ckptsim::os

@@ -1,0 +1,306 @@
+// models/os/kernel.cpp
+//
+// Files and their layout, the buffered read path (mm/filemap.c
+// generic_file_read, mm/readahead.c) and the buffered write path
+// (generic_perform_write: allocate, stable-page wait, set_page_dirty,
+// __mark_inode_dirty, balance_dirty_pages_ratelimited), and bio completion
+// (end_page_writeback, unlock_page after a read).
+//
+// Readahead: a read that continues where the previous read of the file
+// ended (or starts at block 0) is sequential; its window starts at 4 x the
+// request, grows x4 while small and x2 after, up to read_ahead_kb, and the
+// blocks past the request are read in the same request without the reader
+// waiting for them (the async part). A random read reads only its blocks.
+// Left out: the PG_readahead marker (the next window is issued at the next
+// miss, not ahead of it), read-CPU cost (a hit costs no simulated time).
+#include "models/os/kernel.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ckptsim::os {
+
+namespace {
+constexpr std::int64_t kJournalSectors = 128 * sim::kMiB / 512;  // the ext4 journal at the start of the data device
+}
+
+Kernel::Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory, disk::Device& data_device,
+               disk::Device* wal_device, std::uint64_t /*seed: nothing random in this layer*/)
+    : sim_(sim),
+      config_(config),
+      memory_(memory),
+      cache_(sim, std::max<sim::Bytes>(0, memory.ram - memory.shared_memory - config.reserved_memory) / kBlockBytes),
+      commit_done_(sim),
+      journal_io_(sim) {
+  bdis_.push_back(std::make_unique<Bdi>(sim));
+  bdis_[0]->queue = std::make_unique<BlockQueue>(sim, config, data_device, config.scheduler, "data");
+  if (wal_device != nullptr && wal_device != &data_device) {
+    bdis_.push_back(std::make_unique<Bdi>(sim));
+    bdis_[1]->queue = std::make_unique<BlockQueue>(sim, config, *wal_device,
+                                                   config.wal_scheduler.empty() ? config.scheduler : config.wal_scheduler,
+                                                   "wal");
+  }
+  next_extent_[0] = kJournalSectors;
+  for (auto& bdi : bdis_) {
+    bdi->write_bw = 100.0 * sim::kMiB / kBlockBytes;  // the kernel's initial estimate: 100 MB/s
+    bdi->dirty_limit = static_cast<double>(dirty_limits().thresh);
+    sim_.spawn(flusher(*bdi));
+  }
+  last_stats_.resize(bdis_.size());
+}
+
+Kernel::~Kernel() {
+  for (auto& bdi : bdis_) {
+    bdi->b_dirty.clear();
+    bdi->b_io.clear();
+    bdi->b_more_io.clear();
+  }
+  free_bios_.clear();
+}
+
+OsTask& Kernel::new_task(std::string name) {
+  OsTask& task = tasks_.emplace_back();
+  task.pid = static_cast<int>(tasks_.size());  // pid 0 is the kernel's own threads
+  task.name = std::move(name);
+  task_states_.resize(tasks_.size() + 1);
+  return task;
+}
+
+FileId Kernel::create(std::string_view name, Volume volume, std::int64_t blocks, std::int64_t max_blocks) {
+  if (blocks < 0 || max_blocks < blocks || max_blocks <= 0) {
+    throw std::invalid_argument("create " + std::string(name) + ": needs 0 <= blocks <= max_blocks, max_blocks > 0");
+  }
+  Inode& inode = cache_.add_file(std::string(name), volume, max_blocks);
+  inode.bdi = bdi_of(volume);
+  const auto vol = static_cast<std::size_t>(inode.bdi);
+  inode.first_sector = next_extent_[vol];
+  next_extent_[vol] += max_blocks * kSectorsPerBlock;
+  inode.size = blocks;
+  return inode.id;
+}
+
+std::int64_t Kernel::size_blocks(FileId file) const { return cache_.inode(file).size; }
+
+MemoryPages Kernel::memory_pages() const {
+  MemoryPages m;
+  m.total = memory_.ram / kPageBytes;
+  m.free = cache_.free() * kPagesPerBlock;
+  m.file = cache_.cached() * kPagesPerBlock;
+  m.anon = memory_.shared_memory / kPageBytes;
+  return m;
+}
+
+DirtyLimits Kernel::dirty_limits() const { return global_dirty_limits(config_, memory_pages()); }
+
+double Kernel::write_bandwidth_mb_s(Volume volume) const {
+  return bdis_[static_cast<std::size_t>(bdi_of(volume))]->write_bw * static_cast<double>(kBlockBytes) / sim::kMiB;
+}
+
+// ---- bios ----
+
+Bio& Kernel::get_bio() {
+  if (free_bios_.empty()) {
+    bio_store_.push_back(std::make_unique<Bio>());
+    free_bios_.push_back(*bio_store_.back());
+  }
+  Bio& bio = free_bios_.front();
+  free_bios_.pop_front();
+  bio.owner = this;
+  return bio;
+}
+
+void Kernel::put_bio(Bio& bio) { free_bios_.push_front(bio); }
+
+void Kernel::bio_done(Bio& bio) {
+  Inode& in = inode(bio.file);
+  const std::int64_t blocks = bio.bytes / kBlockBytes;
+  for (std::int64_t b = bio.first_block; b < bio.first_block + blocks; ++b) {
+    CachedBlock& block = in.blocks[static_cast<std::size_t>(b)];
+    if (bio.op == disk::Op::Read) {
+      block.flags = static_cast<std::uint8_t>(block.flags & ~kLocked);
+      if (b >= in.size && !block.has(kDirty)) {
+        cache_.release(in, b);  // truncated while being read
+      } else if (!block.has(kDirty) && !block.has(kWriteback)) {
+        cache_.lru_add(block);
+      }
+    } else {
+      cache_.end_writeback(in, b);
+      ++wb_done_;
+      ++bdis_[static_cast<std::size_t>(in.bdi)]->written;
+      if (b >= in.size && !block.has(kDirty)) cache_.release(in, b);  // truncated while being written
+    }
+    sim::Condition& wq = cache_.waitqueue(in.id, b);
+    if (wq.waiters() > 0) wq.notify_all();
+  }
+  if (bio.op != disk::Op::Read && in.nr_writeback == 0 && in.writeback_wait.waiters() > 0) {
+    in.writeback_wait.notify_all();
+  }
+  put_bio(bio);
+}
+
+// ---- helpers that may sleep ----
+
+// The slow path of page allocation: nothing is reclaimable (every cached
+// page is dirty or under I/O), so kick the flusher, as reclaim does, and wait
+// for a page to come clean. False if another task cached the block meanwhile.
+sim::Task<bool> Kernel::allocate_block(Inode& in, std::int64_t b) {
+  for (;;) {
+    if (in.blocks[static_cast<std::size_t>(b)].has(kCached)) co_return false;
+    if (cache_.allocate(in, b)) co_return true;
+    for (auto& bdi : bdis_) wake_background(*bdi);
+    co_await cache_.reclaimable_wait().wait();
+  }
+}
+
+sim::Task<> Kernel::wait_on_block(Inode& in, std::int64_t b, std::uint8_t flag) {
+  while (in.blocks[static_cast<std::size_t>(b)].has(flag)) co_await cache_.waitqueue(in.id, b).wait();
+}
+
+void Kernel::note_dirty_peak() {
+  peak_dirty_ = std::max(peak_dirty_, cache_.dirty() + cache_.writeback());
+}
+
+// __mark_inode_dirty(I_DIRTY_PAGES): the first dirty page puts the inode on
+// b_dirty with dirtied_when = now; an inode being written back is requeued by
+// its writer instead.
+void Kernel::mark_inode_dirty(Inode& in) {
+  if (in.dirty) return;
+  in.dirty = true;
+  if (in.i_sync) return;
+  in.dirtied_when = sim_.now();
+  Bdi& bdi = *bdis_[static_cast<std::size_t>(in.bdi)];
+  list_move(bdi, in, WbList::Dirty);
+  // bdi_wakeup_thread_delayed: a flusher asleep with nothing dirty comes back
+  // one dirty_writeback_centisecs later.
+  const sim::Duration interval = config_.dirty_writeback_centisecs * 10 * sim::kMillisecond;
+  if (bdi.sleeper && !bdi.wake_timer.pending() && interval > 0) bdi.wake_timer.schedule_in(interval);
+}
+
+// ---- read(2) ----
+
+sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int64_t count) {
+  Inode& in = inode(file);
+  const std::int64_t end = std::min(block + count, in.size);
+  if (block >= end) co_return;
+
+  // Readahead window (ondemand_readahead, simplified).
+  const std::int64_t max_window = std::max<std::int64_t>(config_.read_ahead_kb / kBlockBytes, 0);
+  const bool sequential = block == 0 || block == in.ra_next;
+  if (sequential && max_window > 0) {
+    const std::int64_t first = std::min(4 * (end - block), max_window);
+    in.ra_window = in.ra_window == 0 ? first : std::min(in.ra_window * (in.ra_window < max_window / 4 ? 4 : 2), max_window);
+  } else {
+    in.ra_window = 0;
+  }
+  in.ra_next = end;
+
+  // Find the first missing block of the request; a full hit costs no event.
+  std::int64_t miss = -1;
+  for (std::int64_t b = block; b < end; ++b) {
+    CachedBlock& cb = in.blocks[static_cast<std::size_t>(b)];
+    if (!cb.has(kCached)) {
+      if (miss < 0) miss = b;
+    } else if (!cb.has(kLocked)) {
+      cache_.touch(cb);
+      ++read_hits_;
+    }
+  }
+  if (miss >= 0) {
+    const std::int64_t window_end = std::min(in.size, std::max(end, block + in.ra_window));
+    BlockQueue& q = *bdis_[static_cast<std::size_t>(in.bdi)]->queue;
+    Plug plug;
+    Bio* bio = nullptr;
+    for (std::int64_t b = miss; b < window_end; ++b) {
+      CachedBlock& cb = in.blocks[static_cast<std::size_t>(b)];
+      if (cb.has(kCached)) continue;
+      if (!cache_.allocate(in, b) && !co_await allocate_block(in, b)) continue;  // another task has it
+      cb.flags |= kLocked;
+      if (b < end) {
+        ++read_misses_;
+      } else {
+        ++readahead_blocks_;
+      }
+      if (bio != nullptr && bio->first_block + bio->bytes / kBlockBytes == b &&
+          bio->bytes / 512 + kSectorsPerBlock <= q.max_sectors()) {
+        bio->bytes += kBlockBytes;
+        continue;
+      }
+      if (bio != nullptr && !q.try_submit(*bio, &plug)) {
+        q.unplug(plug);
+        q.submit_into(co_await q.get_request(true), *bio, &plug);
+      }
+      bio = &get_bio();
+      bio->op = disk::Op::Read;
+      bio->sync = true;
+      bio->pid = task.pid;
+      bio->file = in.id;
+      bio->first_block = b;
+      bio->sector = in.sector_of(b);
+      bio->bytes = kBlockBytes;
+    }
+    if (bio != nullptr && !q.try_submit(*bio, &plug)) {
+      q.unplug(plug);
+      q.submit_into(co_await q.get_request(true), *bio, &plug);
+    }
+    q.unplug(plug);
+  }
+  // Wait for the blocks of the request that are being read (ours or another task's).
+  for (std::int64_t b = block; b < end; ++b) {
+    if (in.blocks[static_cast<std::size_t>(b)].has(kLocked)) co_await wait_on_block(in, b, kLocked);
+  }
+}
+
+// ---- write(2) ----
+
+sim::Task<> Kernel::write(OsTask& task, FileId file, std::int64_t block, std::int64_t count) {
+  Inode& in = inode(file);
+  if (block + count > in.max_blocks) throw std::out_of_range("write past the extent of " + in.name);
+  std::int64_t newly_dirty = 0;
+  for (std::int64_t b = block; b < block + count; ++b) {
+    CachedBlock& cb = in.blocks[static_cast<std::size_t>(b)];
+    if (b >= in.size) {
+      in.size = b + 1;
+      in.datasync_tid = running_tid_;  // size and allocation change: fdatasync must commit
+    }
+    // A whole 8 kB block: no read before the overwrite.
+    if (!cb.has(kCached) && !cache_.allocate(in, b)) co_await allocate_block(in, b);
+    if (cb.has(kLocked)) co_await wait_on_block(in, b, kLocked);
+    if (config_.stable_pages && cb.has(kWriteback)) co_await wait_on_block(in, b, kWriteback);
+    if (!cb.has(kDirty)) {
+      cache_.set_dirty(in, b);
+      ++dirtied_;
+      ++newly_dirty;
+      mark_inode_dirty(in);
+    } else {
+      cache_.touch(cb);
+    }
+  }
+  in.sync_tid = running_tid_;  // mtime
+  note_dirty_peak();
+  TaskState& ts = state(task);
+  ts.nr_dirtied += newly_dirty * kPagesPerBlock;
+  if (newly_dirty > 0) ts.last_dirtied = sim_.now();
+  if (ts.nr_dirtied >= ts.nr_dirtied_pause) co_await balance_dirty_pages_ratelimited(task);
+}
+
+// ---- truncate ----
+
+void Kernel::truncate(FileId file) {
+  Inode& in = inode(file);
+  for (std::int64_t b = 0; b < in.max_blocks; ++b) {
+    CachedBlock& cb = in.blocks[static_cast<std::size_t>(b)];
+    if (cb.has(kDirty)) {
+      cache_.clear_dirty(in, b);
+      ++discarded_;
+    }
+    // Pages under I/O are freed when it completes (b >= size then).
+    if (cb.has(kCached) && !cb.has(kWriteback) && !cb.has(kLocked)) cache_.release(in, b);
+  }
+  in.size = 0;
+  in.ra_next = -1;
+  in.ra_window = 0;
+  in.writeback_index = 0;
+  in.datasync_tid = running_tid_;
+}
+
+}  // namespace ckptsim::os

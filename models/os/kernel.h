@@ -1,0 +1,243 @@
+// models/os/kernel.h
+//
+// Linux under PostgreSQL: the FileSystem seam implemented by a page cache,
+// per-device flusher threads, writer throttling, ext4's fsync family and one
+// block queue per device (os-disk-model.md sections 2, 3 and 7).
+//
+// The parts, one file each:
+//   page_cache.*      block states, LRU reclaim, meminfo counters
+//   kernel.cpp        files and layout, read (readahead) and write (dirtying)
+//   writeback.cpp     write_pages (write_cache_pages) and the flusher (wb_writeback)
+//   dirty_throttle.cpp balance_dirty_pages: IO-less (3.2+) and writer-writeback (3.0)
+//   fsync.cpp         fsync, fdatasync, sync_file_range, fadvise, the jbd2 commit
+//   kernel_metrics.cpp system.csv columns, summary, the page conservation check
+//   block_queue.*, elevator_*  the block layer
+//
+// Layout: each volume's files occupy consecutive extents of their device in
+// creation order (room for max_blocks each); the data device starts with a
+// 128 MiB ext4 journal.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/disk/device.h"
+#include "models/os/block_queue.h"
+#include "models/os/dirty_limits.h"
+#include "models/os/file_system.h"
+#include "models/os/os_config.h"
+#include "models/os/page_cache.h"
+#include "sim/process.h"
+#include "sim/sampler.h"
+#include "sim/simulator.h"
+#include "sim/sync.h"
+#include "sim/timer.h"
+
+namespace ckptsim::os {
+
+struct Memory {
+  sim::Bytes ram = 16 * sim::kGiB;
+  sim::Bytes shared_memory = 0;  // shared_buffers etc.: anon/shmem, never reclaimed
+};
+
+// Who started the writeback of a page (summary and tests).
+enum class WbReason : std::uint8_t { Kupdate, Background, Reclaim, Fsync, SyncFileRange, Throttle, Fadvise, Count };
+enum class SyncMode : std::uint8_t { None, All };  // WB_SYNC_NONE / WB_SYNC_ALL
+
+class Kernel final : public FileSystem, private BioOwner {
+ public:
+  Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory, disk::Device& data_device,
+         disk::Device* wal_device /* nullptr: WAL on the data device */, std::uint64_t seed);
+  ~Kernel() override;
+  Kernel(const Kernel&) = delete;
+  Kernel& operator=(const Kernel&) = delete;
+
+  // FileSystem
+  OsTask& new_task(std::string name) override;
+  FileId create(std::string_view name, Volume volume, std::int64_t blocks, std::int64_t max_blocks) override;
+  std::int64_t size_blocks(FileId file) const override;
+  sim::Task<> read(OsTask& task, FileId file, std::int64_t block, std::int64_t count = 1) override;
+  sim::Task<> write(OsTask& task, FileId file, std::int64_t block, std::int64_t count = 1) override;
+  sim::Task<> fsync(OsTask& task, FileId file) override;
+  sim::Task<> fdatasync(OsTask& task, FileId file) override;
+  sim::Task<> sync_file_range(OsTask& task, FileId file, std::int64_t block, std::int64_t count) override;
+  sim::Task<> fadvise_dontneed(OsTask& task, FileId file, std::int64_t block, std::int64_t count) override;
+  void truncate(FileId file) override;
+
+  // system.csv: dirty_mb, writeback_mb, then iostat -x per device (data_, wal_).
+  void add_system_columns(sim::Table& system);
+  nlohmann::ordered_json summary_json() const;
+  // Page conservation: every page dirtied is clean on the device, still dirty,
+  // under writeback, or was dropped by truncate; the counters agree with the
+  // block arrays and with the sectors the devices wrote.
+  bool check_accounting(std::string* why) const;
+
+  // For tests and reports.
+  DirtyLimits dirty_limits() const;
+  std::int64_t dirty_pages() const { return cache_.dirty() * kPagesPerBlock; }
+  std::int64_t writeback_pages() const { return cache_.writeback() * kPagesPerBlock; }
+  std::int64_t cached_pages() const { return cache_.cached() * kPagesPerBlock; }
+  std::int64_t pages_written(WbReason reason) const {
+    return wb_started_[static_cast<std::size_t>(reason)] * kPagesPerBlock;
+  }
+  std::int64_t peak_dirty_pages() const { return peak_dirty_ * kPagesPerBlock; }  // Dirty + Writeback
+  std::int64_t throttle_pauses() const { return throttle_pauses_; }
+  sim::Duration throttle_max_pause() const { return throttle_max_pause_; }
+  BlockQueue& queue(Volume volume) { return *bdis_[bdi_of(volume)]->queue; }
+  const BlockQueue& queue(Volume volume) const { return *bdis_[bdi_of(volume)]->queue; }
+  bool wal_has_own_device() const { return bdis_.size() > 1; }
+  double write_bandwidth_mb_s(Volume volume) const;
+
+ private:
+  // Per-task kernel state (task_struct fields of dirty throttling).
+  struct TaskState {
+    std::int64_t nr_dirtied = 0;        // pages since the last balance_dirty_pages
+    std::int64_t nr_dirtied_pause = 32; // pages before the next check
+    sim::Time dirty_paused_when = 0;
+    sim::Time last_dirtied = -sim::kSecond;
+  };
+
+  // A backing device's writeback state (struct backing_dev_info / bdi_writeback).
+  struct WbWork {
+    std::int64_t nr_pages = 0;
+    WbReason reason = WbReason::Background;
+  };
+  struct Bdi {
+    explicit Bdi(sim::Simulator& sim) : sim_of_timer(&sim), wake_timer(sim, [this] { wake(); }) {}
+    ~Bdi() {
+      b_dirty.clear();
+      b_io.clear();
+      b_more_io.clear();
+    }
+    void wake() {
+      wake_timer.cancel();
+      if (sleeper) {
+        auto h = sleeper;
+        sleeper = nullptr;
+        sim_of_timer->resume_now(h);
+      }
+    }
+    std::unique_ptr<BlockQueue> queue;
+    InodeList b_dirty, b_io, b_more_io;   // oldest at the front
+    std::deque<WbWork> work_list;
+    bool background_wanted = false;
+    bool busy = false;                    // running a work item
+    sim::Time last_old_flush = 0;
+    std::coroutine_handle<> sleeper;
+    sim::Simulator* sim_of_timer = nullptr;
+    sim::Timer wake_timer;
+    // Write bandwidth (bdi_update_write_bandwidth), blocks/s.
+    std::int64_t written = 0;            // blocks whose writeback completed
+    std::int64_t bw_written_stamp = 0;
+    sim::Time bw_time_stamp = 0;
+    double write_bw = 0;
+    double dirty_limit = 0;              // smoothed global limit (pages)
+    bool dirty_exceeded = false;
+  };
+
+  struct FlusherSleep {
+    Bdi& bdi;
+    sim::Time until;  // < 0: until woken
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(std::coroutine_handle<> h) {
+      bdi.sleeper = h;
+      if (until >= 0) bdi.wake_timer.schedule_at(until);
+    }
+    void await_resume() const noexcept {}
+  };
+
+  // A small synchronous write of the journal, with its own completion.
+  struct JournalIo final : BioOwner {
+    explicit JournalIo(sim::Simulator& sim) : done(sim) {}
+    void bio_done(Bio&) override { done.set(); }
+    sim::Event done;
+  };
+
+  int bdi_of(Volume volume) const { return volume == Volume::Wal && bdis_.size() > 1 ? 1 : 0; }
+  Inode& inode(FileId file) { return cache_.inode(file); }
+  TaskState& state(const OsTask& task) { return task_states_[static_cast<std::size_t>(task.pid)]; }
+  MemoryPages memory_pages() const;
+  Bio& get_bio();
+  void put_bio(Bio& bio);
+  void bio_done(Bio& bio) override;
+
+  // kernel.cpp
+  sim::Task<bool> allocate_block(Inode& inode, std::int64_t b);
+  sim::Task<> wait_on_block(Inode& inode, std::int64_t b, std::uint8_t flag);
+  void mark_inode_dirty(Inode& inode);
+  void note_dirty_peak();
+
+  // writeback.cpp
+  sim::Task<std::int64_t> write_pages(Inode& inode, std::int64_t start, std::int64_t end, std::int64_t budget,
+                                      SyncMode mode, bool cyclic, WbReason reason, int pid, Plug& plug);
+  sim::Process flusher(Bdi& bdi);
+  sim::Task<std::int64_t> wb_writeback(Bdi& bdi, WbWork work);
+  // One writeback_sb_inodes pass over b_io; returns pages (blocks) written.
+  sim::Task<std::int64_t> writeback_inodes(Bdi& bdi, std::int64_t nr, sim::Time older_than, WbReason reason, int pid);
+  void queue_io(Bdi& bdi, sim::Time older_than);
+  void requeue_inode(Bdi& bdi, Inode& inode, std::int64_t written, std::int64_t chunk);
+  void list_move(Bdi& bdi, Inode& inode, WbList to);
+  std::int64_t writeback_chunk(const Bdi& bdi, std::int64_t nr_left) const;
+  bool over_bground_thresh() const;
+  void wake_background(Bdi& bdi);
+  void update_bandwidth(Bdi& bdi);
+
+  // dirty_throttle.cpp
+  sim::Task<> balance_dirty_pages_ratelimited(OsTask& task);
+  sim::Task<> balance_dirty_pages_io_less(OsTask& task, Bdi& bdi);
+  sim::Task<> balance_dirty_pages_writer(OsTask& task, Bdi& bdi);
+  double update_dirty_limit(Bdi& bdi, const DirtyLimits& limits);
+  std::int64_t ratelimit_pages() const;
+
+  // fsync.cpp
+  sim::Task<> sync_inode(OsTask& task, Inode& inode, bool datasync);
+  sim::Task<> journal_commit(OsTask& task);
+
+  sim::Simulator& sim_;
+  const OsConfig& config_;
+  Memory memory_;
+  PageCache cache_;
+  std::vector<std::unique_ptr<Bdi>> bdis_;
+  std::deque<OsTask> tasks_;
+  std::vector<TaskState> task_states_;
+  std::array<sim::Bytes, 2> next_extent_ = {0, 0};  // per volume, in sectors
+
+  std::vector<std::unique_ptr<Bio>> bio_store_;
+  BioList free_bios_;
+
+  // ext4 / jbd2
+  std::uint64_t running_tid_ = 1;   // the running transaction
+  std::uint64_t committed_tid_ = 0;
+  bool committing_ = false;
+  sim::Condition commit_done_;
+  JournalIo journal_io_;
+  std::int64_t journal_commits_ = 0;
+  std::int64_t journal_sectors_ = 0;  // written by commits (not page-cache pages)
+
+  // Accounting, in blocks.
+  std::int64_t dirtied_ = 0;
+  std::int64_t discarded_ = 0;
+  std::array<std::int64_t, static_cast<std::size_t>(WbReason::Count)> wb_started_{};
+  std::int64_t wb_done_ = 0;
+  std::int64_t read_hits_ = 0, read_misses_ = 0, readahead_blocks_ = 0;
+  std::int64_t peak_dirty_ = 0;
+  std::int64_t throttle_pauses_ = 0;
+  sim::Duration throttle_max_pause_ = 0;
+  sim::Duration throttle_time_ = 0;
+  std::int64_t fsyncs_ = 0;
+  sim::Duration fsync_time_ = 0, fsync_max_ = 0;
+  std::int64_t sync_file_ranges_ = 0;
+
+  // Metrics: the previous snapshot of each device's counters.
+  std::vector<DiskStats> last_stats_;
+  sim::Time last_sample_ = 0;
+};
+
+}  // namespace ckptsim::os

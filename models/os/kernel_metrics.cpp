@@ -1,0 +1,135 @@
+// models/os/kernel_metrics.cpp
+//
+// What the kernel reports: /proc/meminfo's Dirty and Writeback and iostat -x
+// per device (diskstats.h) as system.csv columns each interval, a summary
+// of the run, and the page conservation check the runner makes at the end.
+#include <fmt/format.h>
+
+#include "models/os/kernel.h"
+
+namespace ckptsim::os {
+
+namespace {
+double mb(std::int64_t pages) { return static_cast<double>(pages * kPageBytes) / sim::kMiB; }
+double ms(sim::Duration d) { return sim::to_millis(d); }
+}  // namespace
+
+void Kernel::add_system_columns(sim::Table& system) {
+  system.add_source({"dirty_mb", "writeback_mb"}, [this](const sim::Interval&, std::span<sim::Cell> cells) {
+    cells[0] = mb(dirty_pages());
+    cells[1] = mb(writeback_pages());
+  });
+  for (std::size_t i = 0; i < bdis_.size(); ++i) {
+    const std::string p = i == 0 ? "data_" : "wal_";
+    system.add_source({p + "r_s", p + "w_s", p + "rmb_s", p + "wmb_s", p + "r_await", p + "w_await", p + "aqu_sz",
+                       p + "util_pct"},
+                      [this, i](const sim::Interval& interval, std::span<sim::Cell> cells) {
+                        const DiskStats now = bdis_[i]->queue->stats();
+                        const Iostat io = iostat(last_stats_[i], now, interval.end - interval.start);
+                        last_stats_[i] = now;
+                        cells[0] = io.r_s;
+                        cells[1] = io.w_s;
+                        cells[2] = io.rmb_s;
+                        cells[3] = io.wmb_s;
+                        cells[4] = io.r_await;
+                        cells[5] = io.w_await;
+                        cells[6] = io.aqu_sz;
+                        cells[7] = io.util_pct;
+                      });
+  }
+  // The first interval counts from the sampler's start, not from time 0.
+  for (std::size_t i = 0; i < bdis_.size(); ++i) last_stats_[i] = bdis_[i]->queue->stats();
+}
+
+nlohmann::ordered_json Kernel::summary_json() const {
+  const DirtyLimits limits = dirty_limits();
+  nlohmann::ordered_json os;
+  os["kernel"] = config_.kernel;
+  os["page_cache_mb"] = mb(cache_.capacity() * kPagesPerBlock);
+  os["dirtyable_mb"] = mb(limits.dirtyable);
+  os["dirty_background_thresh_mb"] = mb(limits.background);
+  os["dirty_thresh_mb"] = mb(limits.thresh);
+  os["dirty_freerun_mb"] = mb(limits.freerun());
+  os["peak_dirty_writeback_mb"] = mb(peak_dirty_pages());
+  os["dirty_mb_at_end"] = mb(dirty_pages());
+  os["pages_dirtied"] = dirtied_ * kPagesPerBlock;
+  os["pages_written_kupdate"] = pages_written(WbReason::Kupdate);
+  os["pages_written_background"] = pages_written(WbReason::Background);
+  os["pages_written_fsync"] = pages_written(WbReason::Fsync);
+  os["pages_written_sync_file_range"] = pages_written(WbReason::SyncFileRange);
+  os["pages_written_throttled_writers"] = pages_written(WbReason::Throttle);
+  os["pages_written_fadvise"] = pages_written(WbReason::Fadvise);
+  os["pages_discarded_by_truncate"] = discarded_ * kPagesPerBlock;
+  os["read_hits"] = read_hits_;
+  os["read_misses"] = read_misses_;
+  os["readahead_blocks"] = readahead_blocks_;
+  os["throttle_pauses"] = throttle_pauses_;
+  os["throttle_seconds"] = sim::to_seconds(throttle_time_);
+  os["throttle_max_pause_ms"] = ms(throttle_max_pause_);
+  os["fsyncs"] = fsyncs_;
+  os["fsync_mean_ms"] = fsyncs_ > 0 ? ms(fsync_time_) / static_cast<double>(fsyncs_) : 0.0;
+  os["fsync_max_ms"] = ms(fsync_max_);
+  os["sync_file_range_calls"] = sync_file_ranges_;
+  os["journal_commits"] = journal_commits_;
+
+  nlohmann::ordered_json devices;
+  for (std::size_t i = 0; i < bdis_.size(); ++i) {
+    const BlockQueue& q = *bdis_[i]->queue;
+    const DiskStats s = q.stats();
+    nlohmann::ordered_json d;
+    d["scheduler"] = q.scheduler();
+    d["nr_requests"] = q.nr_requests();
+    d["reads"] = s.reads;
+    d["writes"] = s.writes;
+    d["read_merges"] = s.read_merges;
+    d["write_merges"] = s.write_merges;
+    d["read_mb"] = static_cast<double>(s.read_sectors) / 2048.0;
+    d["write_mb"] = static_cast<double>(s.write_sectors) / 2048.0;
+    d["r_await"] = s.reads > 0 ? ms(s.read_ticks) / static_cast<double>(s.reads) : 0.0;
+    d["w_await"] = s.writes > 0 ? ms(s.write_ticks) / static_cast<double>(s.writes) : 0.0;
+    d["flushes"] = s.flushes;
+    d["flush_await"] = s.flushes > 0 ? ms(s.flush_ticks) / static_cast<double>(s.flushes) : 0.0;
+    d["util_pct"] = sim_.now() > 0 ? 100.0 * static_cast<double>(s.io_ticks) / static_cast<double>(sim_.now()) : 0.0;
+    d["write_bw_estimate_mb_s"] = bdis_[i]->write_bw * static_cast<double>(kBlockBytes) / sim::kMiB;
+    devices[i == 0 ? "data" : "wal"] = d;
+  }
+  nlohmann::ordered_json out;
+  out["os"] = os;
+  out["devices"] = devices;
+  return out;
+}
+
+bool Kernel::check_accounting(std::string* why) const {
+  if (!cache_.check(why)) return false;
+  std::int64_t started = 0;
+  for (const std::int64_t n : wb_started_) started += n;
+  // Every dirtying ended as a write started, a page dropped by truncate, or is still dirty.
+  if (dirtied_ != started + discarded_ + cache_.dirty()) {
+    if (why) {
+      *why = fmt::format("pages dirtied {} != written {} + discarded {} + still dirty {}", dirtied_ * kPagesPerBlock,
+                         started * kPagesPerBlock, discarded_ * kPagesPerBlock, dirty_pages());
+    }
+    return false;
+  }
+  // Every write started has completed or is still under writeback.
+  if (started != wb_done_ + cache_.writeback()) {
+    if (why) {
+      *why = fmt::format("pages written {} != completed {} + under writeback {}", started * kPagesPerBlock,
+                         wb_done_ * kPagesPerBlock, writeback_pages());
+    }
+    return false;
+  }
+  // And the devices wrote exactly those blocks, plus the journal.
+  std::int64_t sectors = 0;
+  for (const auto& bdi : bdis_) sectors += bdi->queue->stats().write_sectors;
+  if (sectors != wb_done_ * kSectorsPerBlock + journal_sectors_) {
+    if (why) {
+      *why = fmt::format("devices wrote {} sectors, page cache completed {} blocks ({} sectors) + journal {} sectors",
+                         sectors, wb_done_, wb_done_ * kSectorsPerBlock, journal_sectors_);
+    }
+    return false;
+  }
+  return true;
+}
+
+}  // namespace ckptsim::os
