@@ -1,18 +1,69 @@
 // scenarios/settings_device.cpp
 //
-// A storage device, from its preset file (scenarios/presets/device/NAME.json).
+// A storage device, from its preset file (scenarios/presets/device/NAME.json):
+// one HDD or SSD (kind), mirrors, an optional battery-backed controller cache,
+// and the parameters of the models in models/disk (os-disk-model.md 4-6).
+// Rates are bytes per second: "150MB" is 150 MiB/s.
 #include "scenarios/settings.h"
 
 namespace ckptsim::scenarios {
 
 void describe_device(Schema<disk::DeviceConfig>& s) {
   using disk::DeviceConfig;
+  using sim::kGiB;
+  using sim::kKiB;
+  using sim::kMicrosecond;
   using sim::kMillisecond;
   using sim::kMiB;
-  s.choice("kind", &DeviceConfig::kind, {"hdd", "ssd", "raid1", "raid-bbwc"})
+  using sim::kSecond;
+  s.choice("kind", &DeviceConfig::kind, {"hdd", "ssd"})
+      .choice("interface", &DeviceConfig::interface, {"sata", "sas", "nvme"})
       .bytes("capacity", &DeviceConfig::capacity, kMiB, 1)
+      // Placeholder model only; removed with it.
       .duration("read_latency", &DeviceConfig::read_latency, kMillisecond, 1)
-      .duration("write_latency", &DeviceConfig::write_latency, kMillisecond, 1);
+      .duration("write_latency", &DeviceConfig::write_latency, kMillisecond, 1)
+      // Arrangement.
+      .integer("mirrors", &DeviceConfig::mirrors, 1, 8)
+      .bytes("controller_cache", &DeviceConfig::controller_cache, kMiB, 0, 64 * kGiB)
+      .duration("controller_overhead", &DeviceConfig::controller_overhead, kMicrosecond, 0, kSecond)
+      .integer("controller_queue_depth", &DeviceConfig::controller_queue_depth, 1, 65536)
+      // Host interface.
+      .integer("queue_depth", &DeviceConfig::queue_depth, 1, 65536)
+      .bytes("link_rate", &DeviceConfig::link_rate, kMiB, kMiB, 64 * kGiB)
+      // HDD.
+      .duration("command_overhead", &DeviceConfig::command_overhead, kMicrosecond, 0, 100 * kMillisecond)
+      .integer("rpm", &DeviceConfig::rpm, 1000, 30000)
+      .integer("surfaces", &DeviceConfig::surfaces, 1, 64)
+      .integer("cylinders", &DeviceConfig::cylinders, 2, 100000000)
+      .duration("seek_single", &DeviceConfig::seek_single, kMillisecond, 1, kSecond)
+      .duration("seek_average", &DeviceConfig::seek_average, kMillisecond, 1, kSecond)
+      .duration("seek_full", &DeviceConfig::seek_full, kMillisecond, 1, kSecond)
+      .duration("write_settle", &DeviceConfig::write_settle, kMillisecond, 0, kSecond)
+      .duration("head_switch", &DeviceConfig::head_switch, kMillisecond, 0, kSecond)
+      .bytes("media_rate_outer", &DeviceConfig::media_rate_outer, kMiB, kMiB, 64 * kGiB)
+      .bytes("media_rate_inner", &DeviceConfig::media_rate_inner, kMiB, kMiB, 64 * kGiB)
+      .duration("aging", &DeviceConfig::aging, kMillisecond, 1, 3600 * kSecond)
+      .boolean("write_cache", &DeviceConfig::write_cache)
+      .bytes("write_cache_size", &DeviceConfig::write_cache_size, kMiB, 64 * kKiB, 64 * kGiB)
+      .integer("write_cache_extents", &DeviceConfig::write_cache_extents, 1, 65536)
+      .bytes("read_segment", &DeviceConfig::read_segment, kKiB, 0, kGiB)
+      // SSD.
+      .integer("channels", &DeviceConfig::channels, 1, 256)
+      .integer("dies_per_channel", &DeviceConfig::dies_per_channel, 1, 256)
+      .integer("planes", &DeviceConfig::planes, 1, 16)
+      .bytes("flash_page", &DeviceConfig::flash_page, kKiB, 512, kMiB)
+      .integer("pages_per_block", &DeviceConfig::pages_per_block, 1, 65536)
+      .duration("read_time", &DeviceConfig::read_time, kMicrosecond, 1, kSecond)
+      .duration("program_time", &DeviceConfig::program_time, kMicrosecond, 1, kSecond)
+      .duration("erase_time", &DeviceConfig::erase_time, kMicrosecond, 1, kSecond)
+      .bytes("channel_rate", &DeviceConfig::channel_rate, kMiB, kMiB, 64 * kGiB)
+      .duration("ftl_overhead", &DeviceConfig::ftl_overhead, kMicrosecond, 0, kSecond)
+      .duration("host_overhead", &DeviceConfig::host_overhead, kMicrosecond, 0, kSecond)
+      .integer("host_iops_cap", &DeviceConfig::host_iops_cap, 1, 100000000)
+      .bytes("write_buffer", &DeviceConfig::write_buffer, kMiB, kMiB, 64 * kGiB)
+      .real("over_provisioning", &DeviceConfig::over_provisioning, 0.02, 4.0)
+      .boolean("power_loss_protection", &DeviceConfig::power_loss_protection)
+      .duration("flush_overhead", &DeviceConfig::flush_overhead, kMicrosecond, 0, kSecond);
 }
 
 }  // namespace ckptsim::scenarios

@@ -48,6 +48,9 @@ class Command {
   // Filled by the device: when it received and completed the command.
   sim::Time device_start = 0;
   sim::Time device_end = 0;
+  // Free for the device's own bookkeeping while it holds the command (a
+  // flush's write sequence number, the clones an array still waits for).
+  std::uint64_t device_tag = 0;
 
   // For the device's own queues (a command is in at most one at a time).
   boost::intrusive::list_member_hook<> device_hook;

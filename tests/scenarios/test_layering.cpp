@@ -49,7 +49,7 @@ TEST_CASE("a device preset fills the data and WAL devices") {
   CHECK(only(plan).device.name == "nvme");
   CHECK(only(plan).device.kind == "ssd");
   CHECK(only(plan).device.read_latency == 80 * sim::kMicrosecond);
-  CHECK(only(plan).wal_device.kind == "raid-bbwc");
+  CHECK(only(plan).wal_device.controller_cache == 512 * sim::kMiB);
   CHECK(only(plan).wal_device.write_latency == 100 * sim::kMicrosecond);
   CHECK(only(plan).resolved["devices"]["wal"]["write_latency"] == "100us");
   // Without a wal_device, WAL shares the data device.
@@ -78,7 +78,7 @@ TEST_CASE("the E1 host box sets its hardware and kernel") {
   const Scenario s = only(load({{"preset", {"box/e1-host"}}}));
   CHECK(s.hardware.cpus == 8);
   CHECK(s.hardware.ram == 16 * sim::kGiB);
-  CHECK(s.device.kind == "raid-bbwc");
+  CHECK(s.device.controller_cache == 512 * sim::kMiB);
   CHECK(s.os.kernel == "linux-3.2");
 }
 

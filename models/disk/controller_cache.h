@@ -1,0 +1,102 @@
+// models/disk/controller_cache.h
+//
+// A hardware RAID controller's battery-backed write-back cache (BBWC) in
+// front of its disks (os-disk-model.md section 6, "raid1-hdd-7200-bbwc"), as
+// on the LSI / PERC / Smart Array cards of 2012-era database servers.
+//
+// The cache is non-volatile (a battery keeps it), so the controller reports
+// no volatile cache: a write completes as soon as it is in the cache, after
+// the controller's per-command overhead, and a FLUSH completes at once. The
+// cache destages dirty extents to the array behind it in elevator order
+// (C-LOOK: ascending sector from where the last destage ended, wrapping to
+// the lowest), keeping a few destage writes outstanding and leaving queue
+// slots for reads. Reads inside a dirty extent are cache hits; other reads
+// pass through, ahead of destages. When the dirty bytes reach the cache
+// size, writes wait (holding their queue slot) until destaging frees room:
+// under sustained random writes the array's destage rate sets the pace.
+//
+// Adjacent writes are merged into one extent up to 512 kB and a rewrite of
+// the same range is absorbed, so the cache also coalesces. Extents live in
+// an intrusive tree by sector, taken from a pool that grows in chunks and is
+// never freed: no allocation per command once warm.
+//
+// Left out: read caching and read-ahead in the controller, the battery's
+// learn cycles (write-through while charging), the controller's own RAID
+// logic (the array behind it is a Raid1 or a single device), stripe sizes.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <boost/intrusive/set.hpp>
+
+#include "models/disk/completion_queue.h"
+#include "models/disk/device.h"
+#include "models/disk/device_config.h"
+#include "sim/simulator.h"
+
+namespace ckptsim::disk {
+
+class ControllerCache final : public Device, private CommandOwner {
+ public:
+  ControllerCache(sim::Simulator& sim, const DeviceConfig& config, std::unique_ptr<Device> array);
+  ~ControllerCache() override;
+
+  const DeviceInfo& info() const override { return info_; }
+  bool can_accept(Op op) const override;
+  void submit(Command& command) override;
+  int outstanding() const override { return outstanding_; }
+
+  std::int64_t dirty_bytes() const { return dirty_bytes_; }
+  Device& array() { return *array_; }
+
+ private:
+  struct Extent : boost::intrusive::set_base_hook<> {
+    std::int64_t sector = 0;
+    std::int64_t bytes = 0;
+    bool destaging = false;
+    std::int64_t end_sector() const { return sector + bytes / kSectorBytes; }
+    friend bool operator<(const Extent& a, const Extent& b) { return a.sector < b.sector; }
+  };
+  using ExtentTree = boost::intrusive::multiset<Extent>;
+  struct SectorLess;
+
+  // A command the controller sends to the array: a read on a host's behalf
+  // or the destage of one extent.
+  struct Child : Command {
+    Command* parent = nullptr;
+    Extent* extent = nullptr;
+  };
+
+  bool admit(const Command& write);
+  bool covered(const Command& read) const;
+  Extent* new_extent();
+  void pump();  // send waiting reads, then destages, while the array has room
+  Extent* next_for_destage();
+  void command_completed(Command& child) override;
+  void finished(Command& c);
+
+  sim::Simulator& sim_;
+  DeviceConfig config_;
+  std::unique_ptr<Device> array_;
+  DeviceInfo info_;
+  CompletionQueue completions_;
+
+  ExtentTree dirty_;
+  std::int64_t dirty_bytes_ = 0;
+  std::int64_t cursor_ = 0;  // elevator position: the end of the last destage
+  std::vector<std::unique_ptr<Extent[]>> extent_chunks_;
+  std::vector<Extent*> free_extents_;
+
+  std::vector<Child> children_;
+  std::vector<Child*> free_children_;
+  int destaging_ = 0;
+  int destage_depth_;
+
+  CommandList reads_waiting_;   // reads the array cannot take yet
+  CommandList writes_waiting_;  // writes waiting for cache room
+  int outstanding_ = 0;
+};
+
+}  // namespace ckptsim::disk

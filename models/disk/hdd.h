@@ -1,0 +1,129 @@
+// models/disk/hdd.h
+//
+// A hard disk drive: one arm over a spinning stack of platters, a command
+// queue the firmware reorders, and an optional volatile write-back cache
+// (os-disk-model.md 4.1-4.5; DiskSim's mech_g1 / disk modules, Ruemmler and
+// Wilkes 1994).
+//
+// Servicing a media command: firmware overhead (t_cmd; a command becomes
+// eligible t_cmd after it arrives, which overlaps with the mechanism serving
+// others when the queue is deep), seek over the cylinder distance (Lee's
+// curve, seek_curve.h) or a head switch, write settle, rotational wait to the
+// first sector's angle (the spindle's angle is a function of time and a
+// random initial phase), then transfer at the zone's media rate with a head
+// switch per track crossed (hdd_geometry.h).
+//
+// Queue: up to queue_depth commands (NCQ / SAS tags). Whenever the mechanism
+// is free the firmware picks, among eligible commands and dirty cache
+// extents, the one with the shortest positioning time (SPTF) from the
+// predicted head state; a command older than `aging` goes first. With one
+// command queued this is FCFS.
+//
+// Read-ahead: after a media read the head keeps reading consecutive sectors
+// (up to read_segment) while no other command needs it; a read inside what
+// has been read is a buffer hit, a read just ahead of it rides the same
+// stream without seek or rotational wait.
+//
+// Write cache (write_cache = true): a write is accepted at link speed if the
+// dirty space and the extent count allow (hdd_write_cache.h), else it waits,
+// holding its tag. Dirty extents are destaged in SPTF order when no host
+// media command is eligible, competing with host commands in the SPTF choice
+// once the cache is half full, and exclusively while writes wait for space
+// or a FLUSH is pending. FLUSH completes when every extent written before it
+// is on the platters. FUA writes and all writes with the cache off go to the
+// media before completing; FLUSH is then free. On SATA a FLUSH is not
+// queued: it is accepted only by an idle drive and blocks the queue.
+//
+// Left out: multiple read segments and their LRU, defect management,
+// thermal recalibration, power states, seek-time variance, prefetch on
+// writes, partial overlaps between reads and dirty data.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "models/disk/completion_queue.h"
+#include "models/disk/device.h"
+#include "models/disk/device_config.h"
+#include "models/disk/hdd_geometry.h"
+#include "models/disk/hdd_write_cache.h"
+#include "models/disk/seek_curve.h"
+#include "sim/simulator.h"
+#include "sim/timer.h"
+
+namespace ckptsim::disk {
+
+class Hdd final : public Device {
+ public:
+  Hdd(sim::Simulator& sim, const DeviceConfig& config, std::uint64_t seed, std::string_view name);
+  ~Hdd() override;
+
+  const DeviceInfo& info() const override { return info_; }
+  bool can_accept(Op op) const override;
+  void submit(Command& command) override;
+  int outstanding() const override { return outstanding_; }
+
+  // For tests: the mechanism's building blocks.
+  const SeekCurve& seek_curve() const { return seek_; }
+  const HddGeometry& geometry() const { return geometry_; }
+  std::int64_t dirty_bytes() const { return cache_.dirty_bytes(); }
+  // Rotational wait from time t until the byte's sector is under the head.
+  sim::Duration rotational_wait(std::int64_t byte, sim::Time t) const;
+
+ private:
+  // The next thing the mechanism could do and what it costs to start it.
+  struct Choice {
+    Command* command = nullptr;  // a host command, or
+    int extent = -1;             // a dirty extent to destage
+    sim::Duration positioning = 0;
+  };
+
+  sim::Duration positioning_time(std::int64_t sector, bool write, sim::Time t) const;
+  bool streaming_covers(const Command& c) const;  // read-ahead will reach the end of c
+  sim::Time readahead_reached(std::int64_t sector) const;
+
+  void schedule();                 // the mechanism is free: pick and start the next operation
+  void start_host(Command& c, sim::Duration positioning);
+  void start_destage(int extent, sim::Duration positioning);
+  void mechanism_done();           // the current media operation ends now
+  void accept_into_cache(Command& c);
+  void admit_waiting_writes();
+  void check_flushes();
+  void complete_at(Command& c, sim::Time when) { completions_.complete_at(c, when); }
+  sim::Time link_transfer(std::int64_t bytes);  // serial interface: when the transfer ends
+  void finished(Command& c);
+
+  sim::Simulator& sim_;
+  DeviceConfig config_;
+  DeviceInfo info_;
+  HddGeometry geometry_;
+  SeekCurve seek_;
+  HddWriteCache cache_;
+  CompletionQueue completions_;
+  sim::Timer mechanism_;  // fires when the current media operation ends, or a queued command becomes eligible
+
+  double phase_;                   // spindle angle at time 0, in revolutions
+  std::int64_t head_track_ = 0;
+  std::int64_t head_cylinder_ = 0;
+  bool busy_ = false;              // mechanism serving a command or a destage
+  int destage_extent_ = -1;        // the extent being destaged, if any
+  bool last_was_destage_ = false;
+
+  CommandList queue_;              // host commands waiting for the mechanism, in arrival order
+  CommandList cache_waiters_;      // writes waiting for dirty space, in arrival order
+  CommandList flushes_;            // flushes waiting for the destage of older writes
+  std::uint64_t write_seq_ = 0;    // sequence number of the newest accepted write
+  int outstanding_ = 0;
+  bool blocking_flush_ = false;    // a non-queued FLUSH is in the drive
+  sim::Time link_free_ = 0;
+
+  // Read-ahead stream: the head passed ra_sector_ at ra_time_ and keeps
+  // reading up to ra_limit_ while the mechanism stays idle (ra_stop_).
+  std::int64_t ra_sector_ = -1;
+  std::int64_t ra_limit_ = -1;
+  sim::Time ra_time_ = 0;
+  sim::Time ra_stop_ = 0;
+  double ra_rate_ = 1;             // bytes per ns while streaming
+};
+
+}  // namespace ckptsim::disk

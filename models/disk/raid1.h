@@ -1,0 +1,76 @@
+// models/disk/raid1.h
+//
+// Linux md RAID1 over identical members (drivers/md/raid1.c; os-disk-model.md
+// section 6), seen by the block layer as one device.
+//
+// Writes are cloned to every member and complete when the slowest clone
+// does, so write throughput is that of one member. A FLUSH goes to every
+// member and completes when all have. Reads go to one member, chosen as 3.2's
+// read_balance does: the member whose last request ended exactly where this
+// read starts (a sequential stream sticks to its member), else the one whose
+// last request ended nearest to it, lowest index on ties. That position is
+// md's bookkeeping, not the true head position.
+//
+// A clone that its member cannot take yet waits in a per-member FIFO and is
+// sent when that member completes something. Clones come from a pool sized
+// at construction (queue depth x members): no allocation per command.
+//
+// Left out: the members' own block-layer queues and schedulers (the array
+// sits directly on the member devices here), the write-intent bitmap,
+// resync, degraded mode, the least-busy preference of later kernels, and
+// md's own accounting (iostat on md shows no await on 3.2).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "models/disk/completion_queue.h"
+#include "models/disk/device.h"
+#include "sim/simulator.h"
+
+namespace ckptsim::disk {
+
+class Raid1 final : public Device, private CommandOwner {
+ public:
+  Raid1(sim::Simulator& sim, std::vector<std::unique_ptr<Device>> members);
+  ~Raid1() override;
+
+  const DeviceInfo& info() const override { return info_; }
+  bool can_accept(Op op) const override;
+  void submit(Command& command) override;
+  int outstanding() const override { return outstanding_; }
+
+  Device& member(int index) { return *members_[static_cast<std::size_t>(index)]; }
+  int members() const { return static_cast<int>(members_.size()); }
+  // Reads sent to each member so far.
+  std::int64_t reads_sent(int index) const { return reads_sent_[static_cast<std::size_t>(index)]; }
+
+ private:
+  // A member's copy of a command. device_tag belongs to the device that
+  // holds a command, so the clone finds its parent through its own fields.
+  struct Clone : Command {
+    Command* parent = nullptr;
+    int member = 0;
+  };
+
+  int read_balance(const Command& read) const;
+  void send(Clone& clone);
+  void dispatch_waiting(int member);
+  void command_completed(Command& clone) override;
+  void finished(Command& parent);
+
+  sim::Simulator& sim_;
+  std::vector<std::unique_ptr<Device>> members_;
+  DeviceInfo info_;
+
+  std::vector<Clone> clones_;
+  std::vector<Clone*> free_clones_;
+  std::vector<CommandList> waiting_;            // per member: clones it could not take yet
+  std::vector<std::int64_t> last_end_sector_;   // per member: where md thinks its head is
+  std::vector<std::int64_t> reads_sent_;
+  int outstanding_ = 0;
+  bool blocking_flush_ = false;
+};
+
+}  // namespace ckptsim::disk
