@@ -3,7 +3,10 @@
 // PostgreSQL settings, with GUC names and units in the scenario. The version
 // preset (scenarios/presets/postgres/VERSION.json, chosen by
 // postgres.version) sets the defaults of that release; the scenario overrides
-// them.
+// them. Behaviours that are not settings (one combined bgwriter/checkpointer
+// up to 9.1, queue compaction from 9.1, the 9.6 BufferSync loop, the
+// CheckPointSegments formula, log line shapes) follow `version` itself; see
+// models/postgres/version.h.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +24,7 @@ struct PostgresConfig {
   std::int64_t checkpoint_segments = 3;               // up to 9.4
   sim::Bytes max_wal_size = 1 * sim::kGiB;            // 9.5+
   sim::Bytes min_wal_size = 80 * sim::kMiB;           // 9.5+
+  sim::Duration checkpoint_warning = 30 * sim::kSecond;  // 0 disables the "too frequently" line
   bool checkpoint_sorting = true;                     // 9.6+; the patch-era switch for E1
   sim::Bytes checkpoint_flush_after = 256 * sim::kKiB;  // 9.6+, 0 disables
   sim::Duration bgwriter_delay = 200 * sim::kMillisecond;
@@ -30,9 +34,12 @@ struct PostgresConfig {
   sim::Bytes backend_flush_after = 0;                 // 9.6+
   sim::Bytes wal_buffers = -1;                        // -1: 1/32 of shared_buffers, 64kB..16MB
   bool full_page_writes = true;
+  bool wal_compression = false;                       // 9.5+: full-page images compressed (~3x for pgbench pages)
   bool synchronous_commit = true;
   sim::Duration wal_writer_delay = 200 * sim::kMillisecond;
+  sim::Bytes wal_writer_flush_after = 1 * sim::kMiB;  // 9.6+, 0: flush every round
   sim::Duration commit_delay = 0;
+  std::int64_t commit_siblings = 5;                   // commit_delay only with this many other open transactions
   bool log_checkpoints = true;
 };
 

@@ -1,0 +1,121 @@
+// models/postgres/buffer_pool.h
+//
+// Shared buffers: the descriptors, the buffer mapping table, the freelist
+// and the clock sweep (buf_internals.h, buf_table.c, freelist.c).
+//
+// A descriptor keeps what the write path needs: the tag (relation, block;
+// the main fork only), pin count, usage_count (0..BM_MAX_USAGE_COUNT = 5),
+// the BM_VALID / BM_DIRTY / BM_JUST_DIRTIED / BM_CHECKPOINT_NEEDED /
+// BM_IO_IN_PROGRESS flags and an exclusive content-lock flag. The page LSN
+// lives with the page (Relations), so it survives eviction.
+//
+// StrategyGetBuffer: the freelist first (every buffer starts there), then the
+// clock hand sweeps: a pinned buffer is skipped, an unpinned one with
+// usage_count > 0 is decremented, the first unpinned one at 0 is the
+// victim. Every call counts one allocation (numBufferAllocs) and every wrap
+// of the hand one complete pass; StrategySyncStart hands both to the
+// bgwriter and resets the allocation count. A hibernating bgwriter is woken
+// by the next allocation.
+//
+// The mapping table is a flat open-addressing hash (linear probing,
+// backward-shift deletion) sized to twice NBuffers: no allocation after
+// construction. Left out: ring buffers (BufferAccessStrategy), mapping
+// partitions and their locks, BM_PERMANENT (every relation is logged).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "sim/sync.h"
+
+namespace ckptsim::postgres {
+
+using RelationId = std::int32_t;
+using BufferId = std::int32_t;
+using Lsn = std::int64_t;  // a WAL position in bytes
+
+inline constexpr int kMaxUsageCount = 5;  // BM_MAX_USAGE_COUNT
+
+struct BufferTag {
+  RelationId rel = -1;
+  std::int64_t block = -1;
+  bool operator==(const BufferTag&) const = default;
+};
+
+struct BufferDesc {
+  BufferTag tag;
+  std::int32_t refcount = 0;
+  std::uint8_t usage_count = 0;
+  bool tag_valid = false;
+  bool valid = false;
+  bool dirty = false;
+  bool just_dirtied = false;
+  bool checkpoint_needed = false;
+  bool io_in_progress = false;
+  bool locked_exclusive = false;  // a backend is modifying the page (content lock)
+  // Durability bookkeeping (not PostgreSQL state): the LSN of the first change not yet
+  // handed to the kernel, and of the write in progress.
+  Lsn dirty_since = 0;
+  Lsn writing_since = 0;
+};
+
+class BufferPool {
+ public:
+  BufferPool(sim::Simulator& sim, std::int64_t nbuffers);
+  BufferPool(const BufferPool&) = delete;
+  BufferPool& operator=(const BufferPool&) = delete;
+
+  std::int32_t size() const noexcept { return static_cast<std::int32_t>(descs_.size()); }
+  BufferDesc& desc(BufferId id) { return descs_[static_cast<std::size_t>(id)]; }
+  const BufferDesc& desc(BufferId id) const { return descs_[static_cast<std::size_t>(id)]; }
+
+  // Buffer mapping table.
+  BufferId lookup(const BufferTag& tag) const noexcept;
+  void insert(const BufferTag& tag, BufferId id);
+  void erase(const BufferTag& tag);
+
+  // PinBuffer: usage_count + 1 (capped) unless `bump` is false (a victim being claimed).
+  void pin(BufferId id, bool bump = true) noexcept;
+  void unpin(BufferId id) noexcept { --desc(id).refcount; }
+
+  // StrategyGetBuffer without a strategy: the victim's id. Does not pin it.
+  // Throws if every buffer is pinned ("no unpinned buffers available").
+  BufferId strategy_get_buffer();
+  // Puts an invalidated buffer back on the freelist (StrategyFreeBuffer).
+  void free_buffer(BufferId id);
+
+  struct SyncStart {
+    BufferId hand;
+    std::uint32_t complete_passes;
+    std::uint32_t num_allocs;
+  };
+  // StrategySyncStart: the clock hand, complete passes, and the allocations
+  // since the previous call (reset).
+  SyncStart strategy_sync_start() noexcept;
+  // StrategyNotifyBgWriter: `wake` is called (once) by the next allocation.
+  void notify_bgwriter(std::function<void()> wake) { wake_bgwriter_ = std::move(wake); }
+
+  BufferId clock_hand() const noexcept { return next_victim_; }
+  std::uint32_t complete_passes() const noexcept { return complete_passes_; }
+  // Woken whenever a buffer's I/O ends or its content lock is released.
+  sim::Condition& io_done() noexcept { return io_done_; }
+
+ private:
+  std::size_t slot_of(const BufferTag& tag) const noexcept;
+
+  std::vector<BufferDesc> descs_;
+  // Mapping: slots hold a buffer id or -1; the tag is read from the descriptor.
+  std::vector<BufferId> table_;
+  std::size_t mask_ = 0;
+  // Freelist: a singly linked list through next_free_.
+  std::vector<BufferId> next_free_;
+  BufferId first_free_ = -1;
+  BufferId next_victim_ = 0;
+  std::uint32_t complete_passes_ = 0;
+  std::uint32_t num_allocs_ = 0;
+  std::function<void()> wake_bgwriter_;
+  sim::Condition io_done_;
+};
+
+}  // namespace ckptsim::postgres

@@ -1,0 +1,136 @@
+// models/postgres/bufmgr.cpp
+//
+// ReadBuffer, eviction, FlushBuffer, SyncOneBuffer, fsync request routing.
+#include "models/postgres/bufmgr.h"
+
+namespace ckptsim::postgres {
+
+sim::Task<BufferId> BufferManager::read_buffer(PgProc& proc, RelationId rel, std::int64_t block, bool new_page) {
+  const BufferTag tag{rel, block};
+  for (;;) {
+    BufferId id = pool_.lookup(tag);
+    if (id >= 0) {
+      pool_.pin(id);
+      // Another backend is reading it in: wait for that read (counts as a hit, as in PostgreSQL).
+      while (pool_.desc(id).io_in_progress && !pool_.desc(id).valid) co_await pool_.io_done().wait();
+      ++stats_.blks_hit;
+      co_return id;
+    }
+    const BufferId victim = co_await get_victim(proc);
+    if (pool_.lookup(tag) >= 0) {
+      // Someone loaded our page while we were evicting: use theirs, give the victim back.
+      BufferDesc& v = pool_.desc(victim);
+      pool_.unpin(victim);
+      if (!v.tag_valid) pool_.free_buffer(victim);
+      continue;
+    }
+    BufferDesc& b = pool_.desc(victim);
+    if (b.tag_valid) pool_.erase(b.tag);
+    b.tag = tag;
+    b.tag_valid = true;
+    b.valid = new_page;
+    b.io_in_progress = !new_page;
+    b.dirty = b.just_dirtied = b.checkpoint_needed = false;
+    b.usage_count = 1;
+    pool_.insert(tag, victim);
+    ++stats_.blks_read;
+    if (!new_page) {
+      co_await rels_.read(*proc.task, rel, block);
+      b.valid = true;
+      b.io_in_progress = false;
+      pool_.io_done().notify_all();
+    }
+    co_return victim;
+  }
+}
+
+sim::Task<BufferId> BufferManager::get_victim(PgProc& proc) {
+  for (;;) {
+    const BufferId id = pool_.strategy_get_buffer();
+    BufferDesc& b = pool_.desc(id);
+    pool_.pin(id, false);
+    if (b.dirty) {
+      // The backend writes the dirty victim itself (after XLogFlush up to its LSN).
+      co_await flush_buffer(proc, id);
+    }
+    // While we waited, someone may have pinned or re-dirtied it: choose again.
+    if (b.refcount != 1 || b.dirty || b.io_in_progress) {
+      pool_.unpin(id);
+      continue;
+    }
+    co_return id;
+  }
+}
+
+sim::Task<> BufferManager::lock_exclusive(BufferId id) {
+  BufferDesc& b = pool_.desc(id);
+  while (b.io_in_progress || b.locked_exclusive) co_await pool_.io_done().wait();
+  b.locked_exclusive = true;
+}
+
+void BufferManager::unlock(BufferId id) {
+  pool_.desc(id).locked_exclusive = false;
+  pool_.io_done().notify_all();
+}
+
+void BufferManager::mark_dirty(BufferId id, Lsn lsn) {
+  BufferDesc& b = pool_.desc(id);
+  if (!b.dirty) b.dirty_since = lsn;
+  if (b.dirty_since == 0) b.dirty_since = lsn;
+  b.dirty = true;
+  b.just_dirtied = true;
+}
+
+sim::Task<bool> BufferManager::flush_buffer(PgProc& proc, BufferId id) {
+  BufferDesc& b = pool_.desc(id);
+  // StartBufferIO (and the share content lock): wait for a write in progress or a modifier.
+  while (b.io_in_progress || b.locked_exclusive) co_await pool_.io_done().wait();
+  if (!b.valid || !b.dirty) co_return false;
+  b.io_in_progress = true;
+  b.just_dirtied = false;
+  b.writing_since = b.dirty_since;
+  b.dirty_since = 0;
+  const BufferTag tag = b.tag;
+  // WAL before data: the page may not reach the kernel before the WAL that describes it.
+  const Lsn lsn = rels_.rel(tag.rel).page_lsn[static_cast<std::size_t>(tag.block)];
+  if (wal_.needs_flush(lsn)) co_await wal_.flush(*proc.task, lsn);
+  const SegmentId seg = co_await rels_.write(*proc.task, tag.rel, tag.block, b.writing_since);
+  co_await register_sync(proc, seg);
+  // TerminateBufferIO: clean unless changed meanwhile.
+  b.writing_since = 0;
+  b.io_in_progress = false;
+  if (!b.just_dirtied) {
+    b.dirty = false;
+    b.checkpoint_needed = false;
+  }
+  pool_.io_done().notify_all();
+  if (proc.writeback != nullptr) co_await proc.writeback->schedule(*proc.task, tag.rel, tag.block);
+  co_return true;
+}
+
+sim::Task<BufferManager::SyncResult> BufferManager::sync_one_buffer(PgProc& proc, BufferId id,
+                                                                    bool skip_recently_used) {
+  const BufferDesc& b = pool_.desc(id);
+  SyncResult result;
+  result.reusable = b.refcount == 0 && b.usage_count == 0;
+  if (!result.reusable && skip_recently_used) co_return result;  // the bgwriter leaves hot buffers alone
+  if (!b.valid || !b.dirty) co_return result;
+  pool_.pin(id, false);
+  result.written = co_await flush_buffer(proc, id);
+  pool_.unpin(id);
+  co_return result;
+}
+
+sim::Task<> BufferManager::register_sync(PgProc& proc, SegmentId seg) {
+  if (proc.kind == ProcKind::Checkpointer) {
+    queue_.remember(seg);
+    co_return;
+  }
+  if (proc.kind == ProcKind::Backend) ++stats_.buffers_backend;
+  if (queue_.forward(seg)) co_return;
+  // The queue is full and could not be compacted: fsync the segment ourselves.
+  if (proc.kind == ProcKind::Backend && version_.has_backend_fsync_stat()) ++stats_.buffers_backend_fsync;
+  co_await rels_.fsync(*proc.task, seg);
+}
+
+}  // namespace ckptsim::postgres

@@ -1,0 +1,90 @@
+// models/postgres/relations.cpp
+//
+// md.c over os::FileSystem: segment files, block addressing, and the
+// durability bookkeeping of writes and fsyncs.
+#include "models/postgres/relations.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace ckptsim::postgres {
+
+namespace {
+Lsn older(Lsn a, Lsn b) { return a == 0 ? b : b == 0 ? a : std::min(a, b); }
+}  // namespace
+
+RelationId Relations::create(std::string name, std::int64_t blocks) {
+  if (blocks < 0) throw std::invalid_argument("a relation cannot have a negative size");
+  const auto id = static_cast<RelationId>(rels_.size());
+  Relation r;
+  r.name = std::move(name);
+  r.relfilenode = 16384 + id;  // FirstNormalObjectId: user relations' file names start there
+  r.nblocks = blocks;
+  r.page_lsn.assign(static_cast<std::size_t>(blocks), 0);
+  r.last_page_tuples = 1 << 30;  // as loaded: the last page counts as full, the first insert extends
+  rels_.push_back(std::move(r));
+  // A relation always has its first segment file, even when empty.
+  for (std::int64_t segno = 0; segno == 0 || segno * kBlocksPerSegment < blocks; ++segno) {
+    const std::int64_t in_seg = std::clamp<std::int64_t>(blocks - segno * kBlocksPerSegment, 0, kBlocksPerSegment);
+    rels_.back().segments.push_back(add_segment(id, segno, in_seg));
+  }
+  return id;
+}
+
+SegmentId Relations::add_segment(RelationId rel_id, std::int64_t segno, std::int64_t blocks) {
+  const Relation& r = rel(rel_id);
+  // base/<database oid>/<relfilenode>[.<segno>], as in PGDATA.
+  const std::string path = segno > 0 ? fmt::format("base/16384/{}.{}", r.relfilenode, segno)
+                                     : fmt::format("base/16384/{}", r.relfilenode);
+  SegmentFile s;
+  s.rel = rel_id;
+  s.segno = segno;
+  s.file = fs_.create(path, os::Volume::Data, blocks, kBlocksPerSegment);
+  segments_.push_back(s);
+  return static_cast<SegmentId>(segments_.size() - 1);
+}
+
+sim::Task<> Relations::read(os::OsTask& task, RelationId rel_id, std::int64_t block) {
+  const SegmentFile& s = segment(segment_of(rel_id, block));
+  co_await fs_.read(task, s.file, block % kBlocksPerSegment);
+}
+
+sim::Task<SegmentId> Relations::write(os::OsTask& task, RelationId rel_id, std::int64_t block, Lsn since) {
+  const SegmentId seg = segment_of(rel_id, block);
+  co_await fs_.write(task, segment(seg).file, block % kBlocksPerSegment);
+  // Only now is the page in the kernel's hands: an fsync that started earlier may not cover it.
+  segment(seg).unsynced_since = older(segment(seg).unsynced_since, since);
+  co_return seg;
+}
+
+sim::Task<SegmentId> Relations::extend(os::OsTask& task, RelationId rel_id) {
+  Relation& r = rel(rel_id);
+  const std::int64_t block = r.nblocks;
+  if (block / kBlocksPerSegment >= static_cast<std::int64_t>(r.segments.size())) {
+    r.segments.push_back(add_segment(rel_id, block / kBlocksPerSegment, 0));
+  }
+  r.nblocks = block + 1;
+  r.page_lsn.push_back(0);
+  const SegmentId seg = segment_of(rel_id, block);
+  co_await fs_.write(task, segment(seg).file, block % kBlocksPerSegment);
+  co_return seg;
+}
+
+sim::Task<> Relations::fsync(os::OsTask& task, SegmentId seg) {
+  SegmentFile& s = segment(seg);
+  s.syncing_since = older(s.syncing_since, s.unsynced_since);
+  s.unsynced_since = 0;
+  ++s.fsyncs_in_progress;
+  co_await fs_.fsync(task, s.file);
+  // Overlapping fsyncs of one file: the covered changes count as durable only when the last ends.
+  if (--segment(seg).fsyncs_in_progress == 0) segment(seg).syncing_since = 0;
+}
+
+sim::Task<> Relations::writeback(os::OsTask& task, SegmentId seg, std::int64_t first_block_in_seg,
+                                 std::int64_t count) {
+  co_await fs_.sync_file_range(task, segment(seg).file, first_block_in_seg, count);
+}
+
+}  // namespace ckptsim::postgres

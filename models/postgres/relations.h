@@ -1,0 +1,89 @@
+// models/postgres/relations.h
+//
+// Relations and their files: smgr / md.c. A relation (one fork, main) is a
+// chain of 1 GB segment files of 131072 blocks (RELSEG_SIZE), created through
+// os::FileSystem on the Data volume. Blocks are addressed by relation block
+// number; md.c maps them to (segment file, block in segment). fsync requests
+// name a segment file: that is the granularity of the checkpoint's sync
+// phase.
+//
+// Each page keeps its LSN (the end of the last WAL record that changed it)
+// here rather than in the buffer descriptor, so that an evicted page read back
+// in still knows whether its next change needs a full-page image.
+//
+// For check_durability, each segment keeps the oldest LSN among changes it
+// received through write() but has not yet had fsync'ed (and of those under
+// an fsync in progress). That is bookkeeping, not PostgreSQL state.
+//
+// Left out: forks other than main (FSM, visibility map), tablespaces (one),
+// truncation and dropping relations.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/os/file_system.h"
+#include "models/postgres/buffer_pool.h"
+
+namespace ckptsim::postgres {
+
+inline constexpr std::int64_t kBlocksPerSegment = 131072;  // RELSEG_SIZE: 1 GB of 8 kB blocks
+using SegmentId = std::int32_t;                             // index into Relations' table of segment files
+
+struct SegmentFile {
+  RelationId rel = -1;
+  std::int64_t segno = 0;
+  os::FileId file = -1;
+  Lsn unsynced_since = 0;  // oldest change written since the last fsync started (0: none)
+  Lsn syncing_since = 0;   // oldest change covered by the fsync(s) in progress
+  int fsyncs_in_progress = 0;
+};
+
+struct Relation {
+  std::string name;
+  std::int64_t relfilenode = 0;
+  std::int64_t nblocks = 0;
+  std::vector<SegmentId> segments;
+  std::vector<Lsn> page_lsn;          // per block
+  std::int64_t last_page_tuples = 0;  // tuples on the last page (inserts)
+  bool extending = false;             // relation extension lock held
+};
+
+class Relations {
+ public:
+  explicit Relations(os::FileSystem& fs) : fs_(fs) {}
+
+  RelationId create(std::string name, std::int64_t blocks);
+  Relation& rel(RelationId id) { return rels_[static_cast<std::size_t>(id)]; }
+  const Relation& rel(RelationId id) const { return rels_[static_cast<std::size_t>(id)]; }
+  std::int32_t count() const noexcept { return static_cast<std::int32_t>(rels_.size()); }
+  SegmentFile& segment(SegmentId id) { return segments_[static_cast<std::size_t>(id)]; }
+  const SegmentFile& segment(SegmentId id) const { return segments_[static_cast<std::size_t>(id)]; }
+  std::int32_t segment_count() const noexcept { return static_cast<std::int32_t>(segments_.size()); }
+
+  SegmentId segment_of(RelationId rel, std::int64_t block) const {
+    return this->rel(rel).segments[static_cast<std::size_t>(block / kBlocksPerSegment)];
+  }
+
+  // mdread: pread of one block.
+  sim::Task<> read(os::OsTask& task, RelationId rel, std::int64_t block);
+  // mdwrite: pwrite of one block; `since` is the oldest change the page carries
+  // (durability bookkeeping). Returns the segment to register for fsync.
+  sim::Task<SegmentId> write(os::OsTask& task, RelationId rel, std::int64_t block, Lsn since);
+  // mdextend: a new zeroed block at the end (a new segment file every 1 GB).
+  sim::Task<SegmentId> extend(os::OsTask& task, RelationId rel);
+  // mdsync / ProcessSyncRequests' fsync of one segment file.
+  sim::Task<> fsync(os::OsTask& task, SegmentId seg);
+  // The writeback of a run of blocks of one segment (sync_file_range WRITE).
+  sim::Task<> writeback(os::OsTask& task, SegmentId seg, std::int64_t first_block_in_seg, std::int64_t count);
+
+ private:
+  SegmentId add_segment(RelationId rel, std::int64_t segno, std::int64_t blocks);
+
+  os::FileSystem& fs_;
+  std::vector<Relation> rels_;
+  std::vector<SegmentFile> segments_;
+};
+
+}  // namespace ckptsim::postgres

@@ -1,0 +1,165 @@
+// models/postgres/server.h
+//
+// One PostgreSQL server: shared buffers, WAL, the fsync request queue, the
+// background processes (bgwriter, checkpointer, WAL writer; one combined
+// bgwriter/checkpointer up to 9.1) and the backends that pgbench connects,
+// composed over an os::FileSystem. This is the seam the pgbench model and the
+// runner use; the mechanisms live in the files named below.
+//
+//   buffer_pool.h   descriptors, mapping table, freelist, clock sweep
+//   bufmgr.h        ReadBuffer, eviction, FlushBuffer, SyncOneBuffer
+//   bgwriter.h      BgBufferSync and hibernation
+//   checkpointer.h  triggers, CreateCheckPoint, BufferSync, pacing, sync phase
+//   sync_queue.h    fsync request queue, compaction, pendingOps
+//   wal.h           insertion, full-page images, group commit, WAL writer, segments
+//   relations.h     relations in 1 GB segment files
+//   writeback.h     *_flush_after
+//   log_format.h    log_line_prefix and log_checkpoints lines per version
+//   stats.h         pg_stat_bgwriter / pg_stat_checkpointer / pg_stat_wal counters
+//
+// Left out: autovacuum, hint-bit dirtying, HOT pruning, SLRUs, heavyweight
+// lock manager (row locks are a small table with no deadlock detection;
+// pgbench takes them in a fixed order), CPU of backends (charged by pgbench).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/os/file_system.h"
+#include "models/postgres/bgwriter.h"
+#include "models/postgres/checkpointer.h"
+#include "models/postgres/postgres_config.h"
+#include "models/postgres/stats.h"
+#include "sim/sampler.h"
+#include "sim/sync.h"
+
+namespace ckptsim::postgres {
+
+class Server;
+
+class Backend {
+ public:
+  // ReadBuffer + (pin/unpin): a SELECT or an index probe touching one page.
+  sim::Task<> read(RelationId rel, std::int64_t block);
+  // A page modified by an UPDATE / index insert: read if needed, mark dirty, insert a WAL record of
+  // record_bytes (plus a full-page image if this is the page's first change since the redo point).
+  sim::Task<> modify(RelationId rel, std::int64_t block, int record_bytes);
+  // An INSERT into the relation's last page; extends the relation by one page (a new page, no FPI)
+  // when the last one holds tuples_per_page tuples.
+  sim::Task<> insert(RelationId rel, int tuples_per_page, int record_bytes);
+  // A row lock held until commit (pgbench_branches / tellers rows are the serialization points).
+  sim::Task<> lock_row(RelationId rel, std::int64_t row);
+  // COMMIT: a commit record, XLogFlush up to it when synchronous_commit is on (group commit),
+  // release row locks.
+  sim::Task<> commit();
+  // A read-only transaction's end (no commit record, no flush), releases locks.
+  void end_read_only();
+
+  int pid() const noexcept { return task_.pid; }
+
+  Backend(Server& server, os::OsTask& task);
+  Backend(const Backend&) = delete;
+  Backend& operator=(const Backend&) = delete;
+
+ private:
+  friend class Server;
+  void begin_write();
+  void release_locks();
+
+  Server& server_;
+  os::OsTask& task_;
+  WritebackContext writeback_;
+  PgProc proc_;
+  bool in_write_xact_ = false;
+  int locks_held_ = 0;
+  sim::Condition lock_released_;
+};
+
+class Server {
+ public:
+  Server(sim::Simulator& sim, sim::Resource& cpus, os::FileSystem& fs, const PostgresConfig& config,
+         std::uint64_t seed);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // A relation as pgbench -i leaves it: `blocks` pages on disk (not cached), split into 1 GB
+  // segment files. Call before start().
+  RelationId create_relation(std::string name, std::int64_t blocks);
+  std::int64_t relation_blocks(RelationId rel) const;
+  // Starts the background processes (bgwriter, checkpointer, WAL writer; one combined process up to 9.1).
+  void start();
+  // A new backend process (one per pgbench connection); owned by the Server.
+  Backend& connect();
+  // pg_stat_reset_shared('bgwriter') + pg_stat_reset() + WAL stats.
+  void reset_stats();
+  // CHECKPOINT (immediate, force, wait: not paced) or a spread request (force).
+  void request_checkpoint(bool immediate);
+
+  // system.csv: per-second rates of the pg_stat_bgwriter counters, wal_mb_s, wal_fpi_s,
+  // blks_hit_pct, and ckpt_phase (idle / write / sync at the end of the interval).
+  void add_system_columns(sim::Table& system);
+  // {"pg_stat_bgwriter"} (<= 16) or {"pg_stat_bgwriter", "pg_stat_checkpointer"} (17), "pg_stat_wal",
+  // "pg_stat_database", "checkpoints".
+  nlohmann::ordered_json summary_json() const;
+  // LOG lines with log_line_prefix '%m [%p] ', delivered as they happen.
+  void set_log_sink(std::function<void(std::string_view line)> sink);
+  // Every page dirtied before the last completed checkpoint's redo point was written and fsynced.
+  bool check_durability(std::string* why) const;
+  const Stats& stats() const { return stats_; }
+
+  // The mechanisms, for tests and the validation script.
+  const Version& version() const noexcept { return version_; }
+  const PostgresConfig& config() const noexcept { return config_; }
+  BufferPool& buffer_pool() noexcept { return pool_; }
+  BufferManager& buffer_manager() noexcept { return bufmgr_; }
+  Relations& relations() noexcept { return rels_; }
+  Wal& wal() noexcept { return wal_; }
+  SyncQueue& sync_queue() noexcept { return queue_; }
+  BackgroundWriter& bgwriter() noexcept { return bgwriter_; }
+  Checkpointer& checkpointer() noexcept { return checkpointer_; }
+
+ private:
+  friend class Backend;
+  void log(sim::Time t, const std::string& line);
+  Backend* row_owner(RelationId rel, std::int64_t row) const;
+
+  sim::Simulator& sim_;
+  sim::Resource& cpus_;
+  os::FileSystem& fs_;
+  PostgresConfig config_;
+  Version version_;
+  Stats stats_;
+  BufferPool pool_;
+  Relations rels_;
+  SyncQueue queue_;
+  Wal wal_;
+  BufferManager bufmgr_;
+  BackgroundWriter bgwriter_;
+  Checkpointer checkpointer_;
+  std::unique_ptr<WritebackContext> checkpoint_writeback_;
+  std::unique_ptr<WritebackContext> bgwriter_writeback_;
+  PgProc checkpointer_proc_;
+  PgProc bgwriter_proc_;
+  bool started_ = false;
+  std::vector<std::unique_ptr<Backend>> backends_;
+  std::int64_t active_write_xacts_ = 0;
+  sim::Condition extension_done_;
+  struct RowLock {
+    RelationId rel;
+    std::int64_t row;
+    Backend* owner;
+  };
+  std::vector<RowLock> row_locks_;
+  std::function<void(std::string_view)> sink_;
+  sim::Time stats_reset_at_ = 0;
+  Stats at_interval_start_;
+};
+
+}  // namespace ckptsim::postgres

@@ -1,0 +1,72 @@
+// models/postgres/stats.h
+//
+// The server's cumulative statistics, named as PostgreSQL's views name them:
+// pg_stat_bgwriter (9.x-16; 17 splits it into pg_stat_bgwriter +
+// pg_stat_checkpointer, with the same meanings), pg_stat_wal (14+; kept for
+// every version here), pg_stat_database's blks_hit / blks_read.
+//
+// Simplified: counters are updated as the event happens, not on PostgreSQL's
+// reporting cadence (buffers_backend is moved into the view only when the
+// checkpointer absorbs requests; here at once). buffers_alloc keeps the real
+// cadence because it is read-and-reset by the bgwriter (StrategySyncStart).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/time.h"
+
+namespace ckptsim::postgres {
+
+struct Stats {
+  // pg_stat_bgwriter (<= 16) / pg_stat_checkpointer (17: num_timed, num_requested, write_time,
+  // sync_time, buffers_written).
+  std::int64_t checkpoints_timed = 0;
+  std::int64_t checkpoints_req = 0;
+  double checkpoint_write_time = 0;  // ms
+  double checkpoint_sync_time = 0;   // ms
+  std::int64_t buffers_checkpoint = 0;
+  std::int64_t buffers_clean = 0;
+  std::int64_t maxwritten_clean = 0;
+  std::int64_t buffers_backend = 0;  // backend writes and relation extensions
+  std::int64_t buffers_backend_fsync = 0;
+  std::int64_t buffers_alloc = 0;
+
+  // pg_stat_wal
+  std::int64_t wal_records = 0;
+  std::int64_t wal_fpi = 0;
+  std::int64_t wal_bytes = 0;
+  std::int64_t wal_buffers_full = 0;
+  std::int64_t wal_write = 0;
+  std::int64_t wal_sync = 0;
+
+  // pg_stat_database
+  std::int64_t blks_hit = 0;
+  std::int64_t blks_read = 0;
+  std::int64_t xact_commit = 0;
+
+  // Not in a view, but useful to tests and reports.
+  std::int64_t checkpoints_done = 0;      // checkpoints that ran to completion (not skipped as idle)
+  std::int64_t sync_requests_compacted = 0;  // times the fsync request queue was compacted
+  std::int64_t wal_flushes = 0;           // XLogFlush calls that wrote and fdatasync'ed (group commits)
+  std::int64_t wal_segments_added = 0;
+  std::int64_t wal_segments_removed = 0;
+  std::int64_t wal_segments_recycled = 0;
+};
+
+// One completed checkpoint, as its log_checkpoints line reports it.
+struct CheckpointRecord {
+  sim::Time start = 0;
+  std::string cause;  // "time", "xlog"/"wal", "immediate force wait"
+  double write_s = 0;
+  double sync_s = 0;
+  double total_s = 0;
+  std::int64_t buffers = 0;
+  std::int64_t sync_files = 0;
+  double longest_sync_s = 0;
+  std::int64_t distance_kb = 0;
+  std::int64_t estimate_kb = 0;
+};
+
+}  // namespace ckptsim::postgres

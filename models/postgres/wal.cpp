@@ -1,0 +1,255 @@
+// models/postgres/wal.cpp
+//
+// Insertion with full-page images, group-commit flushing, segment files.
+#include "models/postgres/wal.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace ckptsim::postgres {
+
+namespace {
+constexpr std::int64_t kBlocksPerWalSegment = kWalSegmentBytes / os::kBlockBytes;
+constexpr int kPageHeaderBytes = 24;       // XLogPageHeaderData
+constexpr int kLongPageHeaderBytes = 40;   // XLogLongPageHeaderData, a segment's first page
+}  // namespace
+
+Wal::Wal(sim::Simulator& sim, os::FileSystem& fs, const PostgresConfig& config, Version version, Stats& stats,
+         std::int64_t nbuffers)
+    : sim_(sim),
+      fs_(fs),
+      config_(config),
+      version_(version),
+      stats_(stats),
+      lock_released_(sim),
+      writer_latch_(sim) {
+  // wal_buffers = -1: 1/32 of shared_buffers, at least 64 kB, at most one segment.
+  wal_buffers_ = config.wal_buffers > 0
+                     ? config.wal_buffers
+                     : std::clamp<std::int64_t>(nbuffers / 32, 8, kBlocksPerWalSegment) * os::kBlockBytes;
+  // The cluster's WAL starts in segment 1, just past its long page header.
+  insert_ = written_ = flushed_ = redo_ = kWalSegmentBytes + kLongPageHeaderBytes;
+}
+
+void Wal::create_initial_segments() {
+  // Segment 1 holds the current WAL; a loaded cluster also has recycled segments ahead of it:
+  // min_wal_size of them (9.5+) or checkpoint_segments (9.4-).
+  const std::int64_t ahead = version_.has_max_wal_size()
+                                 ? std::max<std::int64_t>(config_.min_wal_size / kWalSegmentBytes, 2) - 1
+                                 : std::max<std::int64_t>(config_.checkpoint_segments, 1);
+  for (std::int64_t segno = 1; segno <= 1 + ahead; ++segno) {
+    char name[40];
+    std::snprintf(name, sizeof name, "pg_wal/%08X%08X%08X", 1u, static_cast<unsigned>(segno >> 32),
+                  static_cast<unsigned>(segno & 0xFFFFFFFF));
+    file_of(segno) = fs_.create(name, os::Volume::Wal, kBlocksPerWalSegment, kBlocksPerWalSegment);
+    newest_file_segno_ = segno;
+  }
+}
+
+os::FileId& Wal::file_of(std::int64_t segno) {
+  if (static_cast<std::size_t>(segno) >= seg_files_.size()) seg_files_.resize(static_cast<std::size_t>(segno) + 256, -1);
+  return seg_files_[static_cast<std::size_t>(segno)];
+}
+
+std::int64_t Wal::segment_files() const {
+  return std::count_if(seg_files_.begin(), seg_files_.end(), [](os::FileId f) { return f >= 0; });
+}
+
+Lsn Wal::advance(Lsn pos, std::int64_t bytes) {
+  pos = (pos + 7) & ~Lsn{7};  // MAXALIGN
+  while (bytes > 0) {
+    if (pos % kWalPageBytes == 0) pos += pos % kWalSegmentBytes == 0 ? kLongPageHeaderBytes : kPageHeaderBytes;
+    const std::int64_t room = kWalPageBytes - pos % kWalPageBytes;
+    const std::int64_t take = std::min(room, bytes);
+    pos += take;
+    bytes -= take;
+  }
+  return pos;
+}
+
+sim::Task<Lsn> Wal::insert(os::OsTask& task, int record_bytes, const Lsn* page_lsn) {
+  // ReserveXLogInsertLocation, with the image decision made against the redo pointer of this instant.
+  std::int64_t size = record_bytes;
+  if (page_lsn != nullptr && config_.full_page_writes && *page_lsn <= redo_) {
+    size += config_.wal_compression && version_.at_least(90500) ? kFullPageImageBytes / 3 : kFullPageImageBytes;
+    ++stats_.wal_fpi;
+  }
+  const Lsn end = advance(insert_, size);
+  insert_ = end;
+  ++stats_.wal_records;
+  stats_.wal_bytes += size;
+  // AdvanceXLInsertBuffer: the ring's oldest pages must be written before we can copy into them.
+  bool counted = false;
+  while (end - written_ > wal_buffers_) {
+    if (!counted) {
+      ++stats_.wal_buffers_full;
+      counted = true;
+    }
+    if (write_lock_) {
+      co_await lock_released_.wait();
+      continue;
+    }
+    write_lock_ = true;
+    co_await write(task, end - wal_buffers_, false);
+    write_lock_ = false;
+    lock_released_.notify_all();
+  }
+  co_return end;
+}
+
+sim::Task<> Wal::flush(os::OsTask& task, Lsn target) {
+  target = std::min(target, insert_);
+  bool delayed = false;
+  while (flushed_ < target) {
+    if (config_.commit_delay > 0 && !version_.commit_delay_by_leader() && !delayed && enough_siblings()) {
+      // 9.2-: every committer sleeps before flushing, hoping others join its flush.
+      delayed = true;
+      co_await sim_.sleep(config_.commit_delay);
+      continue;
+    }
+    if (write_lock_) {
+      // LWLockAcquireOrWait: wait for the holder, then re-check whether its flush covered us.
+      co_await lock_released_.wait();
+      continue;
+    }
+    write_lock_ = true;
+    if (config_.commit_delay > 0 && version_.commit_delay_by_leader() && enough_siblings()) {
+      co_await sim_.sleep(config_.commit_delay);  // the leader waits for followers to insert
+    }
+    ++stats_.wal_flushes;
+    co_await write(task, insert_, true);  // everything inserted so far: group commit
+    write_lock_ = false;
+    lock_released_.notify_all();
+  }
+}
+
+sim::Task<> Wal::write(os::OsTask& task, Lsn upto, bool flush) {
+  // Whole pages: the partial page at `written_` is written again.
+  while (written_ < upto) {
+    const std::int64_t segno = written_ / kWalSegmentBytes;
+    const Lsn seg_end = (segno + 1) * kWalSegmentBytes;
+    const Lsn piece_end = std::min(upto, seg_end);
+    const std::int64_t first_block = (written_ % kWalSegmentBytes) / kWalPageBytes;
+    const std::int64_t end_block = (piece_end - segno * kWalSegmentBytes + kWalPageBytes - 1) / kWalPageBytes;
+    const os::FileId file = co_await open_segment(task, segno);
+    co_await fs_.write(task, file, first_block, end_block - first_block);
+    ++stats_.wal_write;
+    written_ = piece_end;
+    if (piece_end == seg_end) {
+      // A finished segment is synced at once, then may trigger a checkpoint.
+      co_await fs_.fdatasync(task, file);
+      ++stats_.wal_sync;
+      flushed_ = std::max(flushed_, piece_end);
+      if (on_segment_done_) on_segment_done_(segno);
+    }
+  }
+  if (flush && flushed_ < upto) {
+    const os::FileId file = co_await open_segment(task, (upto - 1) / kWalSegmentBytes);
+    co_await fs_.fdatasync(task, file);
+    ++stats_.wal_sync;
+    flushed_ = std::max(flushed_, upto);
+  }
+}
+
+sim::Task<os::FileId> Wal::open_segment(os::OsTask& task, std::int64_t segno) {
+  if (file_of(segno) >= 0) co_return file_of(segno);
+  // XLogFileInit: no recycled file waits under this name: create and zero-fill 16 MB.
+  char name[40];
+  std::snprintf(name, sizeof name, "pg_wal/xlogtemp.%lld", static_cast<long long>(++next_file_name_));
+  const os::FileId file = fs_.create(name, os::Volume::Wal, 0, kBlocksPerWalSegment);
+  file_of(segno) = file;
+  newest_file_segno_ = std::max(newest_file_segno_, segno);
+  ++stats_.wal_segments_added;
+  co_await fs_.write(task, file, 0, kBlocksPerWalSegment);
+  co_await fs_.fsync(task, file);
+  co_return file;
+}
+
+sim::Task<int> Wal::preallocate(os::OsTask& task) {
+  const std::int64_t segno = insert_ / kWalSegmentBytes;
+  if (insert_ % kWalSegmentBytes < kWalSegmentBytes * 3 / 4 || file_of(segno + 1) >= 0) co_return 0;
+  co_await open_segment(task, segno + 1);
+  co_return 1;
+}
+
+Lsn Wal::set_redo_ptr() {
+  // The redo point is where the next record will start (an online checkpoint's REDO location).
+  redo_ = advance(insert_, 0);
+  return redo_;
+}
+
+Wal::SegmentCounts Wal::remove_old_segments(Lsn keep_lsn, std::int64_t recycle_limit_segno) {
+  SegmentCounts counts;
+  const std::int64_t keep_segno = keep_lsn / kWalSegmentBytes;
+  for (std::int64_t segno = oldest_segno_; segno < keep_segno; ++segno) {
+    const os::FileId file = file_of(segno);
+    if (file < 0) continue;
+    file_of(segno) = -1;
+    if (newest_file_segno_ < recycle_limit_segno) {
+      // Renamed to a future segment: whoever enters it finds it ready.
+      file_of(++newest_file_segno_) = file;
+      ++counts.recycled;
+      ++stats_.wal_segments_recycled;
+    } else {
+      fs_.truncate(file);
+      ++counts.removed;
+      ++stats_.wal_segments_removed;
+    }
+  }
+  oldest_segno_ = std::max(oldest_segno_, keep_segno);
+  return counts;
+}
+
+bool Wal::enough_siblings() const {
+  // MinimumActiveBackends: other open write transactions than the flusher's own.
+  return active_xacts_ != nullptr && *active_xacts_ - 1 >= config_.commit_siblings;
+}
+
+void Wal::set_async_commit_lsn(Lsn lsn) {
+  if (lsn <= async_commit_lsn_) return;
+  async_commit_lsn_ = lsn;
+  // Wake the WAL writer if it hibernates, or once a whole page of asynchronous WAL is unflushed.
+  const Lsn page_done = lsn - lsn % kWalPageBytes;
+  if (writer_hibernating_ || page_done > flushed_) writer_latch_.set();
+}
+
+sim::Process Wal::run_writer(os::OsTask& task) {
+  constexpr int kLoopsUntilHibernate = 50;
+  constexpr int kHibernateFactor = 25;
+  int left_till_hibernate = kLoopsUntilHibernate;
+  for (;;) {
+    const bool worked = co_await background_flush(task);
+    if (worked) {
+      left_till_hibernate = kLoopsUntilHibernate;
+    } else if (left_till_hibernate > 0) {
+      --left_till_hibernate;
+    }
+    const bool hibernate = left_till_hibernate == 0 && version_.at_least(90200);
+    writer_hibernating_ = hibernate;
+    co_await writer_latch_.wait(hibernate ? config_.wal_writer_delay * kHibernateFactor : config_.wal_writer_delay);
+    writer_hibernating_ = false;
+  }
+}
+
+sim::Task<bool> Wal::background_flush(os::OsTask& task) {
+  // Completed pages, or the latest asynchronous commit if nothing else is pending.
+  Lsn target = insert_ - insert_ % kWalPageBytes;
+  if (target <= flushed_) target = std::min(async_commit_lsn_, insert_);
+  if (target <= flushed_) co_return false;
+  bool do_flush = true;
+  if (version_.wal_writer_flush_after() && config_.wal_writer_flush_after > 0) {
+    // 9.6+: flush only if wal_writer_delay passed since the last flush or enough WAL is pending.
+    do_flush = sim_.now() - last_background_flush_ >= config_.wal_writer_delay ||
+               target - flushed_ >= config_.wal_writer_flush_after || target <= async_commit_lsn_;
+  }
+  while (write_lock_) co_await lock_released_.wait();
+  if (flushed_ >= target) co_return true;
+  write_lock_ = true;
+  co_await write(task, target, do_flush);
+  write_lock_ = false;
+  lock_released_.notify_all();
+  if (do_flush) last_background_flush_ = sim_.now();
+  co_return true;
+}
+
+}  // namespace ckptsim::postgres

@@ -1,0 +1,130 @@
+// models/postgres/wal.h
+//
+// The write-ahead log: xlog.c / xloginsert.c.
+//
+// Insertion reserves space at the insert position (records 8-byte aligned,
+// a 24-byte header at every 8 kB WAL page, 40 at a segment's first page) and
+// decides there, against the current redo pointer, whether the record
+// carries a full-page image: the first change of a page whose LSN is at or
+// before RedoRecPtr does, when full_page_writes is on (8100 bytes for a
+// pgbench page with its hole removed; a third of that with wal_compression).
+// When the ring of wal_buffers would be overrun, the inserter writes the
+// oldest WAL itself (wal_buffers_full).
+//
+// XLogFlush(target) is group commit: the first process to get WALWriteLock
+// writes and fdatasyncs everything inserted so far; those that waited for the
+// lock return if that covered them (LWLockAcquireOrWait, 9.2+; earlier
+// releases queue on the lock, which costs the same here). With commit_delay
+// the leader (9.3+) or every committer (9.2-) sleeps first, if at least
+// commit_siblings other transactions are open.
+//
+// XLogWrite writes whole WAL pages (the partial last page again next time)
+// into 16 MB segment files on the Wal volume, fdatasyncs each segment as it
+// is finished and reports it (the WAL-volume checkpoint trigger). A segment
+// without a file is created and zero-filled by whoever enters it
+// (XLogFileInit). At checkpoint end, old segments are recycled into future
+// names up to the version's target or removed.
+//
+// Left out: WAL insertion locks (insertion is instantaneous), the
+// archiver, timelines, XLOG_SWITCH, wal_level differences in record size.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "models/os/file_system.h"
+#include "models/postgres/buffer_pool.h"
+#include "models/postgres/latch.h"
+#include "models/postgres/postgres_config.h"
+#include "models/postgres/stats.h"
+#include "models/postgres/version.h"
+#include "sim/sync.h"
+
+namespace ckptsim::postgres {
+
+inline constexpr sim::Bytes kWalSegmentBytes = 16 * sim::kMiB;
+inline constexpr sim::Bytes kWalPageBytes = 8192;
+inline constexpr int kFullPageImageBytes = 8100;  // 8192 - hole (~116 B on a full pgbench page) + image header
+
+class Wal {
+ public:
+  Wal(sim::Simulator& sim, os::FileSystem& fs, const PostgresConfig& config, Version version, Stats& stats,
+      std::int64_t nbuffers);
+
+  // Creates the segment files as a freshly loaded cluster has them.
+  void create_initial_segments();
+
+  // XLogInsert of a record of `record_bytes`; with `page_lsn`, the record changes that page and
+  // carries its full-page image if the page was not changed since the redo point. Returns the
+  // record's end LSN (the page's new LSN).
+  sim::Task<Lsn> insert(os::OsTask& task, int record_bytes, const Lsn* page_lsn = nullptr);
+  // XLogFlush.
+  sim::Task<> flush(os::OsTask& task, Lsn target);
+  // XLogBackgroundFlush (the WAL writer's round). Returns whether it had work.
+  sim::Task<bool> background_flush(os::OsTask& task);
+  // XLogSetAsyncXactLSN: an asynchronous commit asks the WAL writer to flush up to lsn.
+  void set_async_commit_lsn(Lsn lsn);
+
+  Lsn insert_lsn() const noexcept { return insert_; }
+  Lsn write_lsn() const noexcept { return written_; }
+  Lsn flush_lsn() const noexcept { return flushed_; }
+  Lsn redo_ptr() const noexcept { return redo_; }
+  bool needs_flush(Lsn lsn) const noexcept { return lsn > flushed_; }
+
+  // The checkpoint's redo point: from now on first changes carry images.
+  Lsn set_redo_ptr();
+
+  struct SegmentCounts {
+    int added = 0;
+    int removed = 0;
+    int recycled = 0;
+  };
+  // RemoveOldXlogFiles: segments before keep_lsn's are recycled (up to recycle_limit_segno) or removed.
+  SegmentCounts remove_old_segments(Lsn keep_lsn, std::int64_t recycle_limit_segno);
+  // PreallocXlogFiles: the next segment, if the insert position is past 75% of the current one.
+  sim::Task<int> preallocate(os::OsTask& task);
+
+  // Called with the number of each segment finished (written and fdatasync'ed).
+  void on_segment_finished(std::function<void(std::int64_t segno)> callback) { on_segment_done_ = std::move(callback); }
+  // Open write transactions other than the caller's, for commit_siblings.
+  void set_active_xacts(const std::int64_t* count) { active_xacts_ = count; }
+  // The WAL writer process: XLogBackgroundFlush every wal_writer_delay; after 50 idle rounds
+  // it sleeps 25 times longer (9.2+) until an asynchronous commit wakes it.
+  sim::Process run_writer(os::OsTask& task);
+
+  std::int64_t wal_buffers_bytes() const noexcept { return wal_buffers_; }
+  std::int64_t segment_files() const;
+
+ private:
+  static Lsn advance(Lsn pos, std::int64_t bytes);
+  sim::Task<> write(os::OsTask& task, Lsn upto, bool flush);
+  sim::Task<os::FileId> open_segment(os::OsTask& task, std::int64_t segno);
+  os::FileId& file_of(std::int64_t segno);
+  bool enough_siblings() const;
+
+  sim::Simulator& sim_;
+  os::FileSystem& fs_;
+  const PostgresConfig& config_;
+  Version version_;
+  Stats& stats_;
+  std::int64_t wal_buffers_;
+  Lsn insert_;
+  Lsn written_;
+  Lsn flushed_;
+  Lsn redo_;
+  Lsn async_commit_lsn_ = 0;
+  bool write_lock_ = false;  // WALWriteLock
+  sim::Condition lock_released_;
+  std::vector<os::FileId> seg_files_;  // by segment number; -1: no file
+  std::int64_t oldest_segno_ = 1;
+  std::int64_t newest_file_segno_ = 1;  // highest segment number that has a file
+  std::int64_t next_file_name_ = 0;
+  sim::Time last_background_flush_ = 0;
+  const std::int64_t* active_xacts_ = nullptr;
+  std::function<void(std::int64_t)> on_segment_done_;
+  Latch writer_latch_;
+  bool writer_hibernating_ = false;
+};
+
+}  // namespace ckptsim::postgres

@@ -1,0 +1,49 @@
+// models/postgres/writeback.cpp
+//
+// Sorting, merging and issuing pending writebacks.
+#include "models/postgres/writeback.h"
+
+#include <algorithm>
+
+namespace ckptsim::postgres {
+
+WritebackContext::WritebackContext(Relations& rels, std::int64_t flush_after_pages)
+    : rels_(rels), limit_(std::clamp<std::int64_t>(flush_after_pages, 0, 256)) {
+  pending_.reserve(static_cast<std::size_t>(limit_));
+}
+
+sim::Task<> WritebackContext::schedule(os::OsTask& task, RelationId rel, std::int64_t block) {
+  if (limit_ <= 0) co_return;
+  pending_.push_back(BufferTag{rel, block});
+  if (static_cast<std::int64_t>(pending_.size()) >= limit_) co_await issue(task);
+}
+
+sim::Task<> WritebackContext::issue(os::OsTask& task) {
+  if (pending_.empty()) co_return;
+  // Relations are numbered in relfilenode order, so (rel, block) is PostgreSQL's tag order.
+  std::sort(pending_.begin(), pending_.end(), [](const BufferTag& a, const BufferTag& b) {
+    return a.rel != b.rel ? a.rel < b.rel : a.block < b.block;
+  });
+  // Take the list (a context belongs to one process, so issue() is never re-entered).
+  issuing_.swap(pending_);
+  pending_.clear();
+  const std::vector<BufferTag>& tags = issuing_;
+  std::size_t i = 0;
+  while (i < tags.size()) {
+    const BufferTag first = tags[i];
+    const SegmentId seg = rels_.segment_of(first.rel, first.block);
+    std::int64_t end = first.block + 1;
+    std::size_t j = i + 1;
+    // Extend the run over duplicates and the next blocks of the same segment file.
+    while (j < tags.size() && tags[j].rel == first.rel && tags[j].block <= end &&
+           rels_.segment_of(tags[j].rel, tags[j].block) == seg) {
+      end = std::max(end, tags[j].block + 1);
+      ++j;
+    }
+    ++calls_;
+    co_await rels_.writeback(task, seg, first.block % kBlocksPerSegment, end - first.block);
+    i = j;
+  }
+}
+
+}  // namespace ckptsim::postgres

@@ -1,0 +1,38 @@
+// models/postgres/writeback.h
+//
+// WritebackContext (bufmgr.c, 9.6+): the *_flush_after settings. A process
+// remembers the tags it wrote; when flush_after pages have accumulated it
+// sorts them, merges runs of consecutive blocks of one segment file
+// (duplicates skipped) and asks the kernel to start writing each run back
+// with sync_file_range(SYNC_FILE_RANGE_WRITE). The checkpointer issues the
+// remainder at the end of BufferSync. flush_after = 0 disables it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "models/postgres/relations.h"
+
+namespace ckptsim::postgres {
+
+class WritebackContext {
+ public:
+  WritebackContext(Relations& rels, std::int64_t flush_after_pages);
+
+  // ScheduleBufferTagForWriteback: remember one written block; issues when the limit is reached.
+  sim::Task<> schedule(os::OsTask& task, RelationId rel, std::int64_t block);
+  // IssuePendingWritebacks.
+  sim::Task<> issue(os::OsTask& task);
+
+  std::int64_t flush_after() const noexcept { return limit_; }
+  std::int64_t calls() const noexcept { return calls_; }
+
+ private:
+  Relations& rels_;
+  std::int64_t limit_;
+  std::vector<BufferTag> pending_;
+  std::vector<BufferTag> issuing_;
+  std::int64_t calls_ = 0;
+};
+
+}  // namespace ckptsim::postgres
