@@ -85,6 +85,7 @@ void Hdd::submit(Command& c) {
         if (cache_waiters_.empty() && cache_.admit(c.sector, c.bytes, write_seq_ + 1)) {
           ++write_seq_;
           complete_at(c, link_transfer(c.bytes));
+          schedule();  // an idle mechanism starts destaging
           return;
         }
         cache_waiters_.push_back(c);  // holds its tag until destaging makes room

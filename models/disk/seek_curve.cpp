@@ -9,8 +9,11 @@ SeekCurve::SeekCurve(sim::Duration single, sim::Duration average, sim::Duration 
     : t1_(sim::to_millis(single)), n_(static_cast<double>(cylinders > 1 ? cylinders : 2)) {
   const double ta = sim::to_millis(average);
   const double tf = sim::to_millis(full);
-  a_ = (-10 * t1_ + 15 * ta - 5 * tf) / (3 * std::sqrt(n_));
-  b_ = (7 * t1_ - 15 * ta + 8 * tf) / (3 * n_);
+  // Distances count from one cylinder (d - 1), so the stroke the formula
+  // spans is N - 1: t(N) is then exactly tf.
+  const double span = n_ - 1;
+  a_ = (-10 * t1_ + 15 * ta - 5 * tf) / (3 * std::sqrt(span));
+  b_ = (7 * t1_ - 15 * ta + 8 * tf) / (3 * span);
   if (a_ >= 0 && b_ >= 0) return;
 
   // Two-part fallback. For a square-root slope s: the short part passes t1 at

@@ -7,7 +7,7 @@
 // Lee's 3-point curve (E. K. Lee and R. H. Katz 1993, DiskSim's "curve" seek
 // type):
 //   t(d) = t1 + a sqrt(d - 1) + b (d - 1),
-//   a = (-10 t1 + 15 ta - 5 tf) / (3 sqrt N),  b = (7 t1 - 15 ta + 8 tf) / (3 N)
+//   a = (-10 t1 + 15 ta - 5 tf) / (3 sqrt(N - 1)),  b = (7 t1 - 15 ta + 8 tf) / (3 (N - 1))
 // It gives t1 at one cylinder, tf at N, and ta as the mean over uniformly
 // random start and end cylinders, which is how datasheets define "average".
 // The square-root part is the arm's acceleration-limited short seek, the
