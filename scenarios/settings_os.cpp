@@ -1,19 +1,48 @@
 // scenarios/settings_os.cpp
 //
-// Kernel settings, by their sysctl names.
+// Kernel settings: sysctls by their names (vm.*), block-queue attributes and
+// elevator tunables by their /sys/block/*/queue names, and the behaviour
+// switches of a kernel generation (set by presets/os/<kernel>.json).
 #include "scenarios/settings.h"
 
 namespace ckptsim::scenarios {
 
 void describe_os(Schema<os::OsConfig>& s) {
   using os::OsConfig;
+  using sim::kKiB;
+  using sim::kMillisecond;
   s.choice("kernel", &OsConfig::kernel, preset_names("os"))
       .integer("vm.dirty_background_ratio", &OsConfig::dirty_background_ratio, 0, 100)
       .integer("vm.dirty_ratio", &OsConfig::dirty_ratio, 0, 100)
       .bytes("vm.dirty_background_bytes", &OsConfig::dirty_background_bytes, 1, 0)
       .bytes("vm.dirty_bytes", &OsConfig::dirty_bytes, 1, 0)
       .integer("vm.dirty_expire_centisecs", &OsConfig::dirty_expire_centisecs, 0, kIntMax)
-      .integer("vm.dirty_writeback_centisecs", &OsConfig::dirty_writeback_centisecs, 0, kIntMax);
+      .integer("vm.dirty_writeback_centisecs", &OsConfig::dirty_writeback_centisecs, 0, kIntMax)
+      .bytes("reserved_memory", &OsConfig::reserved_memory, sim::kMiB, 0)
+      .boolean("dirtyable_anon", &OsConfig::dirtyable_anon)
+      .boolean("dirty_balance_reserve", &OsConfig::dirty_balance_reserve)
+      .choice("throttle", &OsConfig::throttle, {"io-less", "writer-writeback"})
+      .choice("writeback_chunk", &OsConfig::writeback_chunk, {"bandwidth", "fixed"})
+      .boolean("stable_pages", &OsConfig::stable_pages)
+      .choice("sync_file_range_mode", &OsConfig::sync_file_range_mode, {"all", "none"})
+      .choice("block_layer", &OsConfig::block_layer, {"legacy", "blk-mq"})
+      .choice("scheduler", &OsConfig::scheduler, {"", "noop", "deadline", "cfq", "none", "mq-deadline"})
+      .choice("wal_scheduler", &OsConfig::wal_scheduler, {"", "noop", "deadline", "cfq", "none", "mq-deadline"})
+      .integer("nr_requests", &OsConfig::nr_requests, 0, 100000)
+      .bytes("read_ahead_kb", &OsConfig::read_ahead_kb, kKiB, 0)
+      .bytes("max_sectors_kb", &OsConfig::max_sectors_kb, kKiB, 8 * kKiB, 32 * sim::kMiB)
+      .duration("read_expire", &OsConfig::read_expire, kMillisecond, 1)
+      .duration("write_expire", &OsConfig::write_expire, kMillisecond, 1)
+      .integer("writes_starved", &OsConfig::writes_starved, 0, kIntMax)
+      .integer("fifo_batch", &OsConfig::fifo_batch, 1, kIntMax)
+      .integer("quantum", &OsConfig::quantum, 1, kIntMax)
+      .duration("slice_sync", &OsConfig::slice_sync, kMillisecond, 1)
+      .duration("slice_async", &OsConfig::slice_async, kMillisecond, 1)
+      .duration("slice_idle", &OsConfig::slice_idle, kMillisecond, 0)
+      .duration("fifo_expire_sync", &OsConfig::fifo_expire_sync, kMillisecond, 1)
+      .duration("fifo_expire_async", &OsConfig::fifo_expire_async, kMillisecond, 1)
+      .duration("target_latency", &OsConfig::target_latency, kMillisecond, 1)
+      .bytes("journal_commit_bytes", &OsConfig::journal_commit_bytes, kKiB, 0);
 }
 
 }  // namespace ckptsim::scenarios

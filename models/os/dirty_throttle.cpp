@@ -16,7 +16,8 @@
 // write bandwidth / number of tasks that dirtied pages in the last 200 ms.
 //
 // "writer-writeback" (<= 3.1): every ratelimit_pages (8 while the device is
-// over its limit) the writer checks; above T it writes back up to
+// over its limit) the writer checks; above its task threshold (T less up to
+// T/8 for a heavy dirtier) it writes back up to
 // 1.5 x ratelimit pages of the oldest dirty inodes itself (async class,
 // possibly other files than its own), sleeping 4 ms, 8 ms ... 100 ms while
 // that was not enough; it also sleeps in request allocation.
@@ -141,13 +142,18 @@ sim::Task<> Kernel::balance_dirty_pages_writer(OsTask& task, Bdi& bdi) {
   for (;;) {
     const DirtyLimits limits = dirty_limits();
     const std::int64_t dirty = dirty_pages() + writeback_pages();
-    if (dirty <= limits.freerun() || dirty <= limits.thresh) {
+    // task_dirty_limit: a heavy dirtier's threshold is lowered by up to T/8,
+    // by its share of recent dirtying (1 / number of dirtiers here).
+    int dirtiers = 0;
+    for (const TaskState& other : task_states_) dirtiers += sim_.now() - other.last_dirtied <= kDirtierWindow;
+    const std::int64_t task_thresh = limits.thresh - limits.thresh / (8 * std::max(dirtiers, 1));
+    if (dirty <= limits.freerun() || dirty <= task_thresh) {
       bdi.dirty_exceeded = false;
       break;
     }
     bdi.dirty_exceeded = true;
     ts.nr_dirtied_pause = 8;
-    if (dirty_pages() > limits.thresh && written < write_chunk) {  // bdi_nr_reclaimable > bdi_thresh
+    if (dirty_pages() > task_thresh && written < write_chunk) {  // bdi_nr_reclaimable > task_bdi_thresh
       // The writer writes back the oldest dirty inodes itself.
       written += kPagesPerBlock * co_await writeback_inodes(bdi, (write_chunk - written) / kPagesPerBlock + 1, sim_.now(),
                                                               WbReason::Throttle, task.pid);
