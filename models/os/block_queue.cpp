@@ -88,7 +88,8 @@ void BlockQueue::RequestAwaiter::await_suspend(std::coroutine_handle<> self) noe
 
 bool BlockQueue::congested(bool sync) const {
   const int nr = nr_requests_;
-  return allocated_[pool_of(sync)] >= nr - nr / 8 + 1 || waiter_count_[pool_of(sync)] > 0;
+  const int threshold = std::min(nr - nr / 8 + 1, nr);
+  return allocated_[pool_of(sync)] >= threshold || waiter_count_[pool_of(sync)] > 0;
 }
 
 int BlockQueue::waiting_for_requests(bool sync) const { return waiter_count_[pool_of(sync)]; }

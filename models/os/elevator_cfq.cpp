@@ -106,6 +106,10 @@ class Cfq final : public Elevator {
     }
     CfqQueue& q = *active_;
     if (!may_dispatch(q)) return nullptr;
+    if (!slice_started_) {
+      slice_started_ = true;
+      slice_end_ = now + slice_of(q);
+    }
     Request& rq = choose(q);
     q.sorted.erase(q.sorted.iterator_to(rq));
     q.fifo.erase(q.fifo.iterator_to(rq));
@@ -176,7 +180,8 @@ class Cfq final : public Elevator {
     }
     if (best == nullptr) return false;
     active_ = best;
-    slice_end_ = host_.simulator().now() + slice_of(*best);
+    slice_end_ = kNoSlice;  // the slice starts with the queue's first dispatch
+    slice_started_ = false;
     best->dispatched_in_slice = 0;
     best->fifo_checked = false;
     return true;
@@ -242,7 +247,9 @@ class Cfq final : public Elevator {
   CfqQueue async_;
   std::vector<std::unique_ptr<CfqQueue>> sync_;  // by pid
   CfqQueue* active_ = nullptr;
+  static constexpr sim::Time kNoSlice = INT64_MAX;
   sim::Time slice_end_ = 0;
+  bool slice_started_ = false;
   int busy_count_ = 0;
   int sync_in_flight_ = 0;
   int async_in_flight_ = 0;
