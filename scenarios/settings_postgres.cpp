@@ -23,6 +23,7 @@ void describe_postgres(Schema<postgres::PostgresConfig>& s) {
       .integer("checkpoint_segments", &PostgresConfig::checkpoint_segments, 1, kIntMax)
       .bytes("max_wal_size", &PostgresConfig::max_wal_size, kMiB, 32 * kMiB)
       .bytes("min_wal_size", &PostgresConfig::min_wal_size, kMiB, 32 * kMiB)
+      .duration("checkpoint_warning", &PostgresConfig::checkpoint_warning, kSecond, 0, kIntMax * kSecond)
       .boolean("checkpoint_sorting", &PostgresConfig::checkpoint_sorting)
       .bytes("checkpoint_flush_after", &PostgresConfig::checkpoint_flush_after, kBlock, 0, 2 * kMiB)
       .duration("bgwriter_delay", &PostgresConfig::bgwriter_delay, kMillisecond, 10 * kMillisecond,
@@ -33,10 +34,13 @@ void describe_postgres(Schema<postgres::PostgresConfig>& s) {
       .bytes("backend_flush_after", &PostgresConfig::backend_flush_after, kBlock, 0, 2 * kMiB)
       .bytes_or_auto("wal_buffers", &PostgresConfig::wal_buffers, kBlock, 64 * kKiB, 2 * kGiB)
       .boolean("full_page_writes", &PostgresConfig::full_page_writes)
+      .boolean("wal_compression", &PostgresConfig::wal_compression)
       .boolean("synchronous_commit", &PostgresConfig::synchronous_commit)
       .duration("wal_writer_delay", &PostgresConfig::wal_writer_delay, kMillisecond, kMillisecond,
                 10 * kSecond)
+      .bytes("wal_writer_flush_after", &PostgresConfig::wal_writer_flush_after, kBlock, 0, kIntMax * kBlock)
       .duration("commit_delay", &PostgresConfig::commit_delay, kMicrosecond, 0, 100000 * kMicrosecond)
+      .integer("commit_siblings", &PostgresConfig::commit_siblings, 0, 1000)
       .boolean("log_checkpoints", &PostgresConfig::log_checkpoints);
 }
 

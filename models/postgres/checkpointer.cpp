@@ -120,6 +120,7 @@ sim::Task<> Checkpointer::create_checkpoint(PgProc& proc, int flags, BackgroundW
   co_await buffer_sync(proc, flags, bgwriter);
   const sim::Time sync_start = sim_.now();
   write_end_ = sync_start;
+  const Lsn write_end_lsn = wal_.insert_lsn();
   phase_ = CheckpointPhase::Sync;
 
   CheckpointEnd end;
@@ -159,7 +160,8 @@ sim::Task<> Checkpointer::create_checkpoint(PgProc& proc, int flags, BackgroundW
 
   CheckpointRecord rec;
   rec.start = start;
-  rec.cause = checkpoint_starting_message(version_, flags).substr(21);
+  const std::string starting = checkpoint_starting_message(version_, flags);
+  rec.cause = starting.size() > 21 ? starting.substr(21) : "";
   rec.write_s = sim::to_seconds(end.write);
   rec.sync_s = sim::to_seconds(end.sync);
   rec.total_s = sim::to_seconds(end.total);
@@ -168,6 +170,9 @@ sim::Task<> Checkpointer::create_checkpoint(PgProc& proc, int flags, BackgroundW
   rec.longest_sync_s = static_cast<double>(end.longest_sync_us) / 1e6;
   rec.distance_kb = end.distance_bytes / 1024;
   rec.estimate_kb = static_cast<std::int64_t>(end.estimate_bytes / 1024);
+  rec.redo_lsn = redo;
+  rec.write_end_lsn = write_end_lsn;
+  rec.write_end = sync_start;
   history_.push_back(rec);
   phase_ = CheckpointPhase::Idle;
 }

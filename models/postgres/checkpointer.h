@@ -51,6 +51,8 @@ class Checkpointer {
 
   // RequestCheckpoint: remembered, and the process woken.
   void request(int flags);
+  // SetLatch only: absorb the request queue soon (a sender found it half full).
+  void wake() { latch_.set(); }
   // XLogWrite's check after a finished segment.
   void wal_segment_finished(std::int64_t segno);
 

@@ -64,7 +64,7 @@ void Server::start() {
     checkpointer_proc_ = PgProc{&ckpt, ProcKind::Checkpointer, checkpoint_writeback_.get()};
     checkpointer_.set_pid(ckpt.pid);
     // A backend that finds the request queue half full wakes the checkpointer to absorb it.
-    queue_.on_half_full([this] { checkpointer_.request(0); });
+    queue_.on_half_full([this] { checkpointer_.wake(); });
     sim_.spawn(checkpointer_.run(checkpointer_proc_, nullptr));
     os::OsTask& bgw = fs_.new_task("writer process");
     bgwriter_proc_ = PgProc{&bgw, ProcKind::Bgwriter, bgwriter_writeback_.get()};

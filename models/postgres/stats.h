@@ -67,6 +67,9 @@ struct CheckpointRecord {
   double longest_sync_s = 0;
   std::int64_t distance_kb = 0;
   std::int64_t estimate_kb = 0;
+  std::int64_t redo_lsn = 0;          // the WAL position at the checkpoint's start
+  std::int64_t write_end_lsn = 0;     // the insert position when the write phase ended
+  sim::Time write_end = 0;
 };
 
 }  // namespace ckptsim::postgres

@@ -30,8 +30,17 @@ TEST_CASE("list_presets sorts by kind, then names in natural version order") {
                       "postgres/9.0",
                       "postgres/9.1",
                       "postgres/9.2",
+                      "postgres/9.3",
+                      "postgres/9.4",
+                      "postgres/9.5",
                       "postgres/9.6",
+                      "postgres/10",
+                      "postgres/11",
+                      "postgres/12",
+                      "postgres/13",
+                      "postgres/14",
                       "postgres/15",
+                      "postgres/16",
                       "postgres/17",
                   });
 }
