@@ -10,7 +10,8 @@
 // span of the device, for a duration or a count. A ramp (fio's ramp_time)
 // runs the load without counting it, so that caches fill and queues settle
 // before measuring. run_fio returns when every command it issued has
-// completed (it runs the simulator until then).
+// completed: it runs the simulator until no event is left, so give it a
+// simulator that holds only the device (and its members).
 //
 // Left out: mixed read/write jobs, think time, rate limits, fsync per job.
 #pragma once
