@@ -25,6 +25,10 @@ inline constexpr Bytes kMiB = 1024 * kKiB;
 inline constexpr Bytes kGiB = 1024 * kMiB;
 inline constexpr Bytes kTiB = 1024 * kGiB;
 
+// Simulated time 0 is this wall-clock instant (2015-08-17 10:00:00 UTC), for
+// the timestamps that logs print (postgres.log, pgbench's aggregate log).
+inline constexpr std::int64_t kEpochUnixSeconds = 1439805600;
+
 inline constexpr double to_seconds(Duration d) { return static_cast<double>(d) / kSecond; }
 inline constexpr double to_millis(Duration d) { return static_cast<double>(d) / kMillisecond; }
 

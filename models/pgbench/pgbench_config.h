@@ -23,6 +23,22 @@ struct PgbenchConfig {
   sim::Duration latency_limit = 0;               // -L; 0 = none
   sim::Duration progress = 1 * sim::kSecond;     // -P
   std::string protocol = "simple";               // -M: simple, extended, prepared
+  sim::Duration aggregate_interval = 0;          // --aggregate-interval; 0 = no aggregate log
+
+  // CPU per statement, on one of the host's cores. Server side: executing
+  // the statement (page accesses cost their own I/O time on top), plus
+  // parsing and planning it under -M simple / extended (prepared skips that).
+  // Client side: the pgbench thread sending it and reading the result; the
+  // thread's event loop is busy meanwhile, delaying its other clients.
+  sim::Duration cpu_select = 15 * sim::kMicrosecond;
+  sim::Duration cpu_update = 30 * sim::kMicrosecond;
+  sim::Duration cpu_insert = 25 * sim::kMicrosecond;
+  sim::Duration cpu_begin_end = 8 * sim::kMicrosecond;  // BEGIN, END (commit work is cpu_commit)
+  sim::Duration cpu_commit = 15 * sim::kMicrosecond;
+  sim::Duration cpu_parse = 30 * sim::kMicrosecond;     // parse + plan, -M simple / extended
+  sim::Duration cpu_client = 10 * sim::kMicrosecond;    // pgbench's side of one round trip
+  sim::Duration disconnect_time = 1 * sim::kMillisecond;  // closing a connection at the end (E4)
+  double hot_update_ratio = 0.9;  // share of pgbench_accounts updates that are HOT (no index insert)
 };
 
 }  // namespace ckptsim::pgbench

@@ -1,22 +1,26 @@
 // models/pgbench/transaction_stats.h
 //
 // pgbench's per-transaction accounting (processXactStats and the StatsData
-// sums in pgbench.c): a transaction counts in the interval in which it
-// completes; latency is measured from its scheduled start under -R (so lag
-// is included), lag is the wait from the schedule to the actual start.
-// Skipped transactions (-L with -R: already later than the limit when their
-// turn comes) are counted but have no latency; late ones finished beyond the
-// limit.
+// sums of pgbench.c): a transaction counts in the interval in which it
+// completes; under -R its latency is measured from its scheduled start (so
+// the schedule lag is included) and lag is the wait from the schedule to the
+// actual start. Skipped transactions (-R with -L: already later than the
+// limit when their turn comes) are counted but have no latency; late ones
+// finished beyond the limit.
 //
 // Kept as sums, as pgbench does, so a progress row costs O(1): mean and
-// stddev come from sum and sum of squares.
+// stddev come from the sum and the sum of squares. Three windows run side by
+// side: the whole run, the current progress interval (with a latency
+// histogram for percentiles) and the current --aggregate-interval.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <utility>
 
+#include "models/pgbench/latency_histogram.h"
 #include "sim/time.h"
 
 namespace ckptsim::pgbench {
@@ -28,15 +32,23 @@ struct TransactionSums {
   double latency_sum_ms = 0;
   double latency_sum2_ms = 0;
   double lag_sum_ms = 0;
-  double latency_max_ms = 0;
+  double lag_sum2_ms = 0;
+  sim::Duration latency_min = std::numeric_limits<sim::Duration>::max();
+  sim::Duration latency_max = 0;
+  sim::Duration lag_min = std::numeric_limits<sim::Duration>::max();
+  sim::Duration lag_max = 0;
 
   void add(sim::Duration latency, sim::Duration lag, bool is_late) {
-    const double l = sim::to_millis(latency);
+    const double l = sim::to_millis(latency), g = sim::to_millis(lag);
     ++transactions;
     latency_sum_ms += l;
     latency_sum2_ms += l * l;
-    lag_sum_ms += sim::to_millis(lag);
-    latency_max_ms = std::max(latency_max_ms, l);
+    lag_sum_ms += g;
+    lag_sum2_ms += g * g;
+    latency_min = std::min(latency_min, latency);
+    latency_max = std::max(latency_max, latency);
+    lag_min = std::min(lag_min, lag);
+    lag_max = std::max(lag_max, lag);
     if (is_late) ++late;
   }
   void add_skipped() { ++skipped; }
@@ -49,26 +61,36 @@ struct TransactionSums {
     return std::sqrt(std::max(0.0, latency_sum2_ms / transactions - avg * avg));
   }
   double lag_avg_ms() const { return transactions ? lag_sum_ms / transactions : 0.0; }
+  double latency_max_ms() const { return sim::to_millis(latency_max); }
+  double lag_max_ms() const { return sim::to_millis(lag_max); }
 };
 
-// The measured run's totals and the current progress interval's sums.
 class TransactionStats {
  public:
   void record(sim::Duration latency, sim::Duration lag, bool is_late) {
     total_.add(latency, lag, is_late);
     interval_.add(latency, lag, is_late);
+    aggregate_.add(latency, lag, is_late);
+    histogram_.add(latency);
   }
   void record_skipped() {
     total_.add_skipped();
     interval_.add_skipped();
+    aggregate_.add_skipped();
   }
-  // Hands back the interval just closed and starts a new one.
+  // The progress interval just closed (with its latency histogram); starts a new one.
   TransactionSums take_interval() { return std::exchange(interval_, TransactionSums{}); }
+  const LatencyHistogram& interval_histogram() const { return histogram_; }
+  void clear_interval_histogram() { histogram_.clear(); }
+  // The --aggregate-interval window just closed; starts a new one.
+  TransactionSums take_aggregate() { return std::exchange(aggregate_, TransactionSums{}); }
   const TransactionSums& total() const { return total_; }
 
  private:
   TransactionSums total_;
   TransactionSums interval_;
+  TransactionSums aggregate_;
+  LatencyHistogram histogram_;
 };
 
 }  // namespace ckptsim::pgbench

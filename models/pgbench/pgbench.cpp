@@ -1,0 +1,165 @@
+#include "models/pgbench/pgbench.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "models/pgbench/scripts.h"
+
+namespace ckptsim::pgbench {
+
+namespace {
+// WAL record sizes (reference 4.3, 9.5+ format).
+constexpr int kHotUpdateRecord = 75;
+constexpr int kNonHotUpdateRecord = 176;
+constexpr int kBtreeInsertRecord = 64;
+constexpr int kHistoryInsertRecord = 80;
+}  // namespace
+
+struct Pgbench::Thread {
+  Thread(sim::Simulator& sim, std::uint64_t seed, const std::string& name) : loop(sim, 1), rng(seed, name) {}
+  sim::Resource loop;    // the thread's event loop: one client's work at a time
+  sim::Random rng;       // the throttling schedule
+  sim::Time trigger = 0; // -R: the next scheduled start on this thread
+};
+
+struct Pgbench::Client {
+  Client(int client_id, Thread& t, postgres::Backend& b, std::uint64_t seed, const std::string& name)
+      : id(client_id), thread(t), backend(b), rng(seed, name) {}
+  int id;
+  Thread& thread;
+  postgres::Backend& backend;
+  sim::Random rng;  // the script's variables
+};
+
+Pgbench::Pgbench(sim::Simulator& sim, sim::Resource& cpus, postgres::Server& server, const PgbenchTables& tables,
+                 const PgbenchConfig& config, std::uint64_t seed, const std::string& name)
+    : sim_(sim), cpus_(cpus), server_(server), tables_(tables), config_(config) {
+  const auto nthreads = std::min(config_.threads, config_.clients);
+  for (std::int64_t t = 0; t < nthreads; ++t)
+    threads_.push_back(std::make_unique<Thread>(sim, seed, fmt::format("pgbench/{}/thread{}", name, t)));
+  // pgbench 9.6+: client c runs on thread c * nthreads / nclients, spreading them evenly.
+  for (std::int64_t c = 0; c < config_.clients; ++c) {
+    Thread& thread = *threads_[static_cast<std::size_t>(c * nthreads / config_.clients)];
+    clients_.push_back(std::make_unique<Client>(static_cast<int>(c), thread, server_.connect(), seed,
+                                                fmt::format("pgbench/{}/client{}", name, c)));
+  }
+}
+
+Pgbench::~Pgbench() = default;
+
+void Pgbench::start(sim::Time end) {
+  for (auto& thread : threads_) thread->trigger = sim_.now();
+  for (auto& client : clients_) {
+    ++clients_running_;
+    sim_.spawn(client_main(*client, end));
+  }
+}
+
+sim::Duration Pgbench::statement_cpu(Statement statement) const {
+  const sim::Duration parse = config_.protocol == "prepared" ? 0 : config_.cpu_parse;
+  switch (statement) {
+    case Statement::Begin: return config_.cpu_begin_end;
+    case Statement::End: return config_.cpu_begin_end + config_.cpu_commit;
+    case Statement::SelectAccounts: return parse + config_.cpu_select;
+    case Statement::InsertHistory: return parse + config_.cpu_insert;
+    default: return parse + config_.cpu_update;
+  }
+}
+
+sim::Task<> Pgbench::round_trip(Client& client, sim::Duration server_cpu) {
+  co_await client.thread.loop.acquire();
+  co_await cpus_.use(config_.cpu_client);
+  client.thread.loop.release();
+  co_await cpus_.use(server_cpu);
+}
+
+sim::Process Pgbench::client_main(Client& c, sim::Time end) {
+  const bool by_count = config_.transactions > 0;
+  const bool throttled = config_.rate > 0;
+  // -R: mean gap of each thread's Poisson schedule, 1e6 * nthreads / rate µs.
+  const auto mean_gap = throttled ? static_cast<sim::Duration>(static_cast<double>(sim::kSecond) *
+                                                                static_cast<double>(threads_.size()) / config_.rate)
+                                  : 0;
+  const auto script = script_statements(config_.builtin);
+  std::array<std::int64_t, 8> path{};
+  postgres::Backend& be = c.backend;
+
+  for (std::int64_t done = 0; !by_count || done < config_.transactions;) {
+    sim::Time scheduled = sim_.now();
+    if (throttled) {
+      scheduled = c.thread.trigger += c.thread.rng.exponential_duration(mean_gap);
+      if (!by_count && scheduled >= end) break;
+      // -L: a transaction already later than the limit when its turn comes is skipped.
+      if (config_.latency_limit > 0 && scheduled < sim_.now() - config_.latency_limit) {
+        stats_.record_skipped();
+        if (by_count) ++done;
+        continue;
+      }
+      if (scheduled > sim_.now()) co_await sim_.sleep_until(scheduled);
+    } else if (!by_count && sim_.now() >= end) {
+      break;
+    }
+    const sim::Time begin = sim_.now();
+
+    const std::int64_t aid = c.rng.uniform_int(0, tables_.accounts_rows - 1);
+    const std::int64_t tid = c.rng.uniform_int(0, tables_.tellers_rows - 1);
+    const std::int64_t bid = c.rng.uniform_int(0, tables_.branches_rows - 1);
+    for (const Statement st : script) {
+      co_await round_trip(c, statement_cpu(st));
+      switch (st) {
+        case Statement::Begin:
+          break;
+        case Statement::SelectAccounts:
+        case Statement::UpdateAccounts: {
+          const int n = tables_.accounts_index.path(aid, path);
+          for (int i = 0; i < n; ++i) co_await be.read(tables_.accounts_pkey, path[static_cast<std::size_t>(i)]);
+          const std::int64_t heap = PgbenchTables::account_block(aid);
+          if (st == Statement::SelectAccounts) {
+            co_await be.read(tables_.accounts, heap);
+          } else if (c.rng.uniform01() < config_.hot_update_ratio) {
+            co_await be.modify(tables_.accounts, heap, kHotUpdateRecord);
+          } else {
+            // Not HOT: a new index entry for the new tuple version.
+            co_await be.modify(tables_.accounts, heap, kNonHotUpdateRecord);
+            co_await be.modify(tables_.accounts_pkey, tables_.accounts_index.leaf_of(aid), kBtreeInsertRecord);
+          }
+          break;
+        }
+        case Statement::UpdateTellers: {
+          co_await be.lock_row(tables_.tellers, tid);
+          const int n = tables_.tellers_index.path(tid, path);
+          for (int i = 0; i < n; ++i) co_await be.read(tables_.tellers_pkey, path[static_cast<std::size_t>(i)]);
+          co_await be.modify(tables_.tellers, PgbenchTables::small_row_block(tid), kHotUpdateRecord);
+          break;
+        }
+        case Statement::UpdateBranches: {
+          co_await be.lock_row(tables_.branches, bid);
+          const int n = tables_.branches_index.path(bid, path);
+          for (int i = 0; i < n; ++i) co_await be.read(tables_.branches_pkey, path[static_cast<std::size_t>(i)]);
+          co_await be.modify(tables_.branches, PgbenchTables::small_row_block(bid), kHotUpdateRecord);
+          break;
+        }
+        case Statement::InsertHistory:
+          co_await be.insert(tables_.history, kHistoryRowsPerPage, kHistoryInsertRecord);
+          break;
+        case Statement::End:
+          co_await be.commit();
+          break;
+      }
+    }
+    if (!script_writes(config_.builtin)) be.end_read_only();
+
+    const sim::Duration latency = sim_.now() - scheduled;
+    stats_.record(latency, begin - scheduled, config_.latency_limit > 0 && latency > config_.latency_limit);
+    ++done;
+  }
+
+  // Closing the connection keeps the thread busy: its other clients wait (E4).
+  if (by_count) co_await c.thread.loop.use(config_.disconnect_time);
+  --clients_running_;
+}
+
+}  // namespace ckptsim::pgbench

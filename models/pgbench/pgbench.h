@@ -1,0 +1,70 @@
+// models/pgbench/pgbench.h
+//
+// One pgbench invocation (pgbench.c: main, threadRun,
+// advanceConnectionState, processXactStats) against the simulated server.
+//
+// Modelled: -c clients, each with its own server connection (a backend);
+// -j threads, each an event loop that serves its clients one at a time
+// (clients spread over threads as pgbench 9.6+ does), so time that one
+// client's work takes on its thread delays the others; -T or -t; -R with a
+// per-thread Poisson schedule whose cursor never slips, latency measured
+// from the scheduled start; -L skipping (under -R) and late counting; -M as
+// a CPU cost per statement; the built-in scripts' page accesses (B-tree
+// descents, heap pages, HOT or non-HOT updates, history appends, row locks
+// on tellers and branches) through the PostgreSQL model.
+// Left out: custom scripts, retries and failures (always 0), per-statement
+// latencies (-r), connection set-up time (reported as 0).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/pgbench/pgbench_config.h"
+#include "models/pgbench/scripts.h"
+#include "models/pgbench/tables.h"
+#include "models/pgbench/transaction_stats.h"
+#include "models/postgres/server.h"
+#include "sim/process.h"
+#include "sim/random.h"
+#include "sim/simulator.h"
+#include "sim/sync.h"
+
+namespace ckptsim::pgbench {
+
+class Pgbench {
+ public:
+  // `name` distinguishes the random streams of the warmup and the measured run.
+  Pgbench(sim::Simulator& sim, sim::Resource& cpus, postgres::Server& server, const PgbenchTables& tables,
+          const PgbenchConfig& config, std::uint64_t seed, const std::string& name);
+  ~Pgbench();
+
+  // Connects the clients and starts them now. Without `transactions` they
+  // stop starting transactions at `end` (-T); with it, after that many each.
+  void start(sim::Time end);
+  bool finished() const { return clients_running_ == 0; }
+  TransactionStats& stats() { return stats_; }
+  const PgbenchConfig& config() const { return config_; }
+
+ private:
+  struct Thread;
+  struct Client;
+
+  sim::Process client_main(Client& client, sim::Time end);
+  // The thread's side of one round trip, then the server's CPU for the statement.
+  sim::Task<> round_trip(Client& client, sim::Duration server_cpu);
+  sim::Duration statement_cpu(Statement statement) const;
+
+  sim::Simulator& sim_;
+  sim::Resource& cpus_;
+  postgres::Server& server_;
+  const PgbenchTables& tables_;
+  PgbenchConfig config_;
+  std::vector<std::unique_ptr<Thread>> threads_;
+  std::vector<std::unique_ptr<Client>> clients_;
+  TransactionStats stats_;
+  std::int64_t clients_running_ = 0;
+};
+
+}  // namespace ckptsim::pgbench

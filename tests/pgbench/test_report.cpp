@@ -1,0 +1,79 @@
+// pgbench's output formats, exactly as pgbench prints them.
+#include <doctest/doctest.h>
+
+#include "models/pgbench/latency_histogram.h"
+#include "models/pgbench/report.h"
+
+using namespace ckptsim;
+using namespace ckptsim::pgbench;
+
+namespace {
+TransactionSums two_transactions() {
+  TransactionSums s;
+  s.add(8 * sim::kMillisecond, 1 * sim::kMillisecond, false);
+  s.add(12 * sim::kMillisecond, 3 * sim::kMillisecond, true);
+  s.add_skipped();
+  return s;
+}
+}  // namespace
+
+TEST_CASE("-P line: pgbench 15 adds ', 0 failed'; -R adds lag, -R with -L adds skipped") {
+  PgbenchConfig c;
+  const TransactionSums s = two_transactions();
+  CHECK(progress_line(15, 5.0, 2.0, s, c) == "progress: 5.0 s, 2.0 tps, lat 10.000 ms stddev 2.000, 0 failed");
+  CHECK(progress_line(9, 5.0, 2.0, s, c) == "progress: 5.0 s, 2.0 tps, lat 10.000 ms stddev 2.000");
+  c.rate = 400;
+  c.latency_limit = 100 * sim::kMillisecond;
+  CHECK(progress_line(15, 1.0, 2.0, s, c) ==
+        "progress: 1.0 s, 2.0 tps, lat 10.000 ms stddev 2.000, 0 failed, lag 2.000 ms, 1 skipped");
+}
+
+TEST_CASE("final summary follows pgbench 15, skipped over all scheduled, late over processed") {
+  PgbenchConfig c;
+  c.builtin = "simple-update";
+  c.scale = 120;
+  c.clients = 4;
+  c.threads = 2;
+  c.protocol = "prepared";
+  c.rate = 400;
+  c.latency_limit = 10 * sim::kMillisecond;
+  const std::string text = final_summary(c, two_transactions(), 4000);
+  CHECK(text ==
+        "transaction type: <builtin: simple update>\n"
+        "scaling factor: 120\n"
+        "query mode: prepared\n"
+        "number of clients: 4\n"
+        "number of threads: 2\n"
+        "maximum number of tries: 1\n"
+        "duration: 4000 s\n"
+        "number of transactions actually processed: 2\n"
+        "number of failed transactions: 0 (0.000%)\n"
+        "number of transactions skipped: 1 (33.333%)\n"
+        "number of transactions above the 10.0 ms latency limit: 1/2 (50.000%)\n"
+        "latency average = 10.000 ms\n"
+        "latency stddev = 2.000 ms\n"
+        "rate limit schedule lag: avg 2.000 (max 3.000) ms\n"
+        "initial connection time = 0.000 ms\n"
+        "tps = 0.000500 (without initial connection time)\n");
+}
+
+TEST_CASE("aggregate log line: pgbench 15's 15 columns, latencies in µs") {
+  // sum 20000 µs, sum of squares 8000^2 + 12000^2 = 208e6, min 8000, max 12000; lag 4000, 1e6+9e6.
+  CHECK(aggregate_line(1439805600, two_transactions()) ==
+        "1439805600 2 20000 208000000 8000 12000 4000 10000000 1000 3000 1 0 0 0 0");
+  CHECK(aggregate_line(1439805601, TransactionSums{}) == "1439805601 0 0 0 0 0 0 0 0 0 0 0 0 0 0");
+}
+
+TEST_CASE("latency percentiles are within 1.1% above the true value; max is exact") {
+  LatencyHistogram h;
+  for (int ms = 1; ms <= 1000; ++ms) h.add(ms * sim::kMillisecond);
+  CHECK(h.count() == 1000);
+  CHECK(h.percentile_ms(50) >= 500.0);
+  CHECK(h.percentile_ms(50) <= 500.0 * 1.011);
+  CHECK(h.percentile_ms(99) >= 990.0);
+  CHECK(h.percentile_ms(99) <= 990.0 * 1.011);
+  CHECK(h.max_ms() == 1000.0);
+  CHECK(h.percentile_ms(100) == 1000.0);  // capped at the exact max
+  h.clear();
+  CHECK(h.percentile_ms(50) == 0.0);
+}
