@@ -17,7 +17,8 @@
 //    with checkpoint_sorting off), progress = processed / total, a delay call
 //    after every buffer; checkpoint_flush_after writebacks;
 //  - 9.5-: from the clock hand round the pool, progress = written by us /
-//    marked, a delay call after each of our writes only.
+//    marked, a delay call after each of our writes only (checkpoint_sorting
+//    is ignored there: the 9.5 loop has no order to sort).
 // The delay sleeps 100 ms (9.2+) when progress * cct is ahead of both the
 // elapsed share of checkpoint_timeout and the WAL share of CheckPointSegments;
 // up to 9.1 it instead runs one BgBufferSync round and naps bgwriter_delay,

@@ -156,10 +156,12 @@ TEST_CASE("an unknown preset is an error listing the available ones") {
   const auto errors = errors_of({{"preset", {"box/e2-host"}}});
   REQUIRE(errors.size() == 1);
   CHECK(errors[0] == "/preset/0: unknown preset \"box/e2-host\" (available: box/e1-host, os/linux-3.0, "
-                     "os/linux-3.2, os/linux-modern, postgres/9.0, postgres/9.1, postgres/9.2, postgres/9.6, "
-                     "postgres/15, postgres/17)");
+                     "os/linux-3.2, os/linux-modern, postgres/9.0, postgres/9.1, postgres/9.2, postgres/9.3, "
+                     "postgres/9.4, postgres/9.5, postgres/9.6, postgres/10, postgres/11, postgres/12, "
+                     "postgres/13, postgres/14, postgres/15, postgres/16, postgres/17)");
   CHECK(errors_of({{"postgres", {{"version", "9.7"}}}}) ==
-        std::vector<std::string>{"/postgres/version: \"9.7\" is not one of 9.0, 9.1, 9.2, 9.6, 15, 17"});
+        std::vector<std::string>{"/postgres/version: \"9.7\" is not one of 9.0, 9.1, 9.2, 9.3, 9.4, 9.5, 9.6, "
+                                 "10, 11, 12, 13, 14, 15, 16, 17"});
   CHECK(errors_of({{"hardware", {{"device", "floppy"}}}}) ==
         std::vector<std::string>{"/hardware/device: \"floppy\" is not one of hdd-15k-sas, hdd-7200-sata, nvme, "
                                  "raid1-hdd-7200, raid1-hdd-7200-bbwc, ssd-sata"});
