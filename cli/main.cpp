@@ -1,10 +1,12 @@
-// ckptsim: the command line. run / check / analyze / presets.
+// ckptsim: the command line. run / check / analyze / presets / devbench / compare-pg.
 #include <iostream>
 #include <thread>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "cli/compare_pg.h"
+#include "cli/devbench.h"
 
 int main(int argc, char** argv) {
   using namespace ckptsim::cli;
@@ -39,6 +41,17 @@ int main(int argc, char** argv) {
 
   auto* presets_cmd = app.add_subcommand("presets", "List the shipped presets, one line each");
 
+  std::string device_preset;
+  bool devbench_json = false;
+  auto* devbench_cmd = app.add_subcommand("devbench", "fio-like jobs against a device preset through the block layer");
+  devbench_cmd->add_option("preset", device_preset, "Device preset (see `ckptsim presets`)")->required();
+  devbench_cmd->add_flag("--json", devbench_json, "Print the figures as JSON");
+
+  std::string recorded;
+  auto* compare_cmd = app.add_subcommand(
+      "compare-pg", "Run the cases recorded from a real PostgreSQL 15 (scripts/validate-pg) and compare the counters");
+  compare_cmd->add_option("recorded", recorded, "JSON written by scripts/validate-pg")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -50,5 +63,7 @@ int main(int argc, char** argv) {
   if (check_cmd->parsed()) return command_check(check);
   if (analyze_cmd->parsed()) return command_analyze(analyze);
   if (presets_cmd->parsed()) return command_presets();
+  if (devbench_cmd->parsed()) return command_devbench(device_preset, devbench_json);
+  if (compare_cmd->parsed()) return command_compare_pg(recorded);
   return 2;
 }

@@ -12,8 +12,12 @@
 
 #include "analysis/atomic_file.h"
 #include "analysis/csv.h"
-#include "models/pgbench/transaction_stats.h"
-#include "models/placeholder/placeholder_server.h"
+#include "models/disk/make_device.h"
+#include "models/os/kernel.h"
+#include "models/pgbench/pgbench.h"
+#include "models/pgbench/report.h"
+#include "models/pgbench/tables.h"
+#include "models/postgres/server.h"
 #include "sim/sampler.h"
 #include "sim/simulator.h"
 
@@ -54,14 +58,11 @@ class TableCsv {
   std::vector<std::string> line_;
 };
 
-// pgbench 15's -P line: "progress: 5.0 s, 430.5 tps, lat 8.842 ms stddev 6.070, 0 failed[, lag X ms][, N skipped]".
-std::string progress_line(double time_s, double tps, const pgbench::TransactionSums& s,
-                          const pgbench::PgbenchConfig& load) {
-  std::string line = fmt::format("progress: {:.1f} s, {:.1f} tps, lat {:.3f} ms stddev {:.3f}, 0 failed", time_s, tps,
-                                 s.latency_avg_ms(), s.latency_stddev_ms());
-  if (load.rate > 0) line += fmt::format(", lag {:.3f} ms", s.lag_avg_ms());
-  if (load.latency_limit > 0) line += fmt::format(", {} skipped", s.skipped);
-  return line;
+// Shared memory PostgreSQL allocates at start: shared_buffers, wal_buffers
+// and the rest of its segment (lock tables, CLOG buffers...), about 3 %.
+sim::Bytes shared_memory(const postgres::PostgresConfig& pg) {
+  const sim::Bytes wal_buffers = pg.wal_buffers > 0 ? pg.wal_buffers : std::min(pg.shared_buffers / 32, 16 * sim::kMiB);
+  return pg.shared_buffers + wal_buffers + pg.shared_buffers / 32 + 8 * sim::kMiB;
 }
 
 double peak_memory_mb() {
@@ -84,45 +85,56 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   const auto wall_start = std::chrono::steady_clock::now();
   std::filesystem::create_directories(dir);
 
+  // The machine, bottom up: devices, Linux, PostgreSQL, the pgbench tables.
   sim::Simulator sim;
-  placeholder::PlaceholderServer server(
-      sim, placeholder::Setup{.cpus = sc.hardware.cpus,
-                              .ram = sc.hardware.ram,
-                              .data_device = sc.device,
-                              .wal_device = sc.wal_device,
-                              .separate_wal_device = !sc.hardware.wal_device.empty(),
-                              .postgres = sc.postgres,
-                              .scale = sc.pgbench.scale,
-                              .seed = sc.seed});
+  sim::Resource cpus(sim, static_cast<int>(sc.hardware.cpus));
+  const std::unique_ptr<disk::Device> data_device = disk::make_device(sim, sc.device, sc.seed, "data");
+  const std::unique_ptr<disk::Device> wal_device =
+      sc.hardware.wal_device.empty() ? nullptr : disk::make_device(sim, sc.wal_device, sc.seed, "wal");
+  os::Kernel kernel(sim, sc.os, os::Memory{sc.hardware.ram, shared_memory(sc.postgres)}, *data_device,
+                    wal_device.get(), sc.seed);
+  postgres::Server server(sim, cpus, kernel, sc.postgres, sc.seed);
+  analysis::AtomicFile log(dir / "postgres.log");
+  server.set_log_sink([&log](std::string_view line) { log.out() << line << '\n'; });
+  const pgbench::PgbenchTables tables(server, sc.pgbench.scale);
+  server.start();
+
   const sim::Duration period = sc.pgbench.progress;
   constexpr sim::Time kForever = std::numeric_limits<sim::Time>::max();
-
-  // Warmup: a pgbench run before the measured one, not counted. Its clients'
-  // last transactions may finish after it ends, so its stats live as long as the run.
-  pgbench::TransactionStats warmup_stats;
-  if (sc.warmup.duration > 0 || sc.warmup.transactions > 0) {
-    const sim::Time end = sc.warmup.transactions > 0 ? kForever : sc.warmup.duration;
-    server.start_run(sc.warmup, end, warmup_stats);
-    if (sc.warmup.transactions > 0) {
-      while (!server.run_finished()) sim.run_until(sim.now() + period);
+  auto run_to_end = [&](pgbench::Pgbench& bench, const pgbench::PgbenchConfig& load) {
+    if (load.transactions > 0) {
+      while (!bench.finished()) sim.run_until(sim.now() + period);
     } else {
-      sim.run_until(end);
+      sim.run_until(sim.now() + load.duration);
     }
+  };
+
+  // Warmup: a pgbench run before the measured one, not counted (its object
+  // lives on: its last transactions may finish after it ends).
+  std::unique_ptr<pgbench::Pgbench> warmup;
+  if (sc.warmup.duration > 0 || sc.warmup.transactions > 0) {
+    warmup = std::make_unique<pgbench::Pgbench>(sim, cpus, server, tables, sc.warmup, sc.seed, "warmup");
+    warmup->start(sc.warmup.transactions > 0 ? kForever : sim.now() + sc.warmup.duration);
+    run_to_end(*warmup, sc.warmup);
   }
+  server.reset_stats();
 
   // The measured run; progress intervals count from its start.
   const sim::Time origin = sim.now();
   const pgbench::PgbenchConfig& load = sc.pgbench;
   const bool by_count = load.transactions > 0;
-  const sim::Time end = by_count ? kForever : origin + load.duration;
-  pgbench::TransactionStats stats;
+  const int major = pgbench::major_version(sc.postgres.version);
+  pgbench::Pgbench bench(sim, cpus, server, tables, load, sc.seed, "run");
+  pgbench::TransactionStats& stats = bench.stats();
   std::vector<double> tps_series;
 
   sim::Sampler sampler(sim, period);
   sim::Table& progress = sampler.table("progress");
-  progress.add_source({"tps", "latency_avg_ms", "latency_stddev_ms", "lag_avg_ms", "skipped", "late"},
+  progress.add_source({"tps", "latency_avg_ms", "latency_stddev_ms", "lag_avg_ms", "skipped", "late",
+                       "latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "latency_max_ms"},
                       [&](const sim::Interval& iv, std::span<sim::Cell> cells) {
                         const pgbench::TransactionSums s = stats.take_interval();
+                        const pgbench::LatencyHistogram& h = stats.interval_histogram();
                         const double secs = sim::to_seconds(iv.end - iv.start);
                         const double tps = secs > 0 ? static_cast<double>(s.transactions) / secs : 0.0;
                         tps_series.push_back(tps);
@@ -132,33 +144,63 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
                         cells[3] = s.lag_avg_ms();
                         cells[4] = s.skipped;
                         cells[5] = s.late;
+                        cells[6] = h.percentile_ms(50);
+                        cells[7] = h.percentile_ms(90);
+                        cells[8] = h.percentile_ms(99);
+                        cells[9] = h.max_ms();
+                        stats.clear_interval_histogram();
                         if (options.print_progress)
-                          std::cout << progress_line(sim::to_seconds(iv.end - origin), tps, s, load) << '\n';
+                          std::cout << pgbench::progress_line(major, sim::to_seconds(iv.end - origin), tps, s, load)
+                                    << '\n';
                         if (options.fraction && !by_count)
                           options.fraction->store(sim::to_seconds(iv.end - origin) / sim::to_seconds(load.duration));
                       });
   sim::Table& system = sampler.table("system");
+  kernel.add_system_columns(system);
   server.add_system_columns(system);
   TableCsv progress_csv(progress, dir / "progress.csv");
   TableCsv system_csv(system, dir / "system.csv");
 
-  server.start_run(load, end, stats);
-  sampler.start(origin);
-  if (by_count) {
-    while (!server.run_finished()) sim.run_until(sim.now() + period);
-    sampler.close_partial();
-  } else {
-    sim.run_until(end);
+  // --aggregate-interval: pgbench 15's log, one line per interval, epoch timestamps.
+  std::unique_ptr<analysis::AtomicFile> aggregate_log;
+  std::unique_ptr<sim::Timer> aggregate_timer;
+  sim::Time aggregate_start = origin;
+  if (load.aggregate_interval > 0) {
+    aggregate_log = std::make_unique<analysis::AtomicFile>(dir / "pgbench_log.1");
+    aggregate_timer = std::make_unique<sim::Timer>(sim, [&] {
+      aggregate_log->out() << pgbench::aggregate_line(sim::kEpochUnixSeconds + aggregate_start / sim::kSecond,
+                                                      stats.take_aggregate())
+                           << '\n';
+      aggregate_start = sim.now();
+      aggregate_timer->schedule_in(load.aggregate_interval);
+    });
+    aggregate_timer->schedule_at(origin + load.aggregate_interval);
   }
+
+  bench.start(by_count ? kForever : origin + load.duration);
+  sampler.start(origin);
+  run_to_end(bench, load);
+  if (by_count) sampler.close_partial();
   sampler.stop();
+  if (aggregate_timer) aggregate_timer->cancel();
   const sim::Time finished = sim.now();
+
+  // Invariants of the models, checked at the end of every run.
+  std::string why;
+  if (!kernel.check_accounting(&why)) throw std::runtime_error("page accounting broken: " + why);
+  if (!server.check_durability(&why)) throw std::runtime_error("durability invariant broken: " + why);
 
   progress_csv.commit();
   system_csv.commit();
+  log.commit();
+  if (aggregate_log) aggregate_log->commit();
 
   // The measured run's totals, as pgbench's final summary gives them.
   const pgbench::TransactionSums& total = stats.total();
   const double measured_s = sim::to_seconds(finished - origin);
+  const std::string report = pgbench::final_summary(load, total, measured_s);
+  if (options.print_progress) std::cout << report;
+
   RunOutcome outcome;
   outcome.stability = analysis::compute_stability(tps_series, options.threshold, total.transactions, total.skipped,
                                                   total.late);
@@ -166,22 +208,25 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   outcome.simulated_seconds = sim::to_seconds(finished);
 
   json summary;
-  summary["model"] = "placeholder: CPU + one device read per cache miss + one WAL write per commit";
   summary["settings"] = sc.resolved;
   summary["pgbench"] = {{"transactions", total.transactions},
                         {"tps", measured_s > 0 ? static_cast<double>(total.transactions) / measured_s : 0.0},
                         {"latency_avg_ms", total.latency_avg_ms()},
                         {"latency_stddev_ms", total.latency_stddev_ms()},
+                        {"latency_max_ms", total.latency_max_ms()},
                         {"lag_avg_ms", total.lag_avg_ms()},
+                        {"lag_max_ms", total.lag_max_ms()},
                         {"skipped", total.skipped},
-                        {"late", total.late}};
+                        {"late", total.late},
+                        {"duration_s", measured_s},
+                        {"report", report}};
   summary["stability"] = stability_json(outcome.stability);
+  // Named first: iterating items() of a temporary would dangle.
+  const json server_views = server.summary_json(), kernel_views = kernel.summary_json();
+  for (const auto& [key, value] : server_views.items()) summary[key] = value;
+  for (const auto& [key, value] : kernel_views.items()) summary[key] = value;
   summary["sim"] = {{"events", outcome.events}, {"simulated_seconds", outcome.simulated_seconds}};
   analysis::write_file_atomically(dir / "summary.json", summary.dump(2) + "\n");
-
-  analysis::write_file_atomically(
-      dir / "postgres.log",
-      "LOG:  placeholder model: no checkpoints, bgwriter or WAL are simulated yet, so there is nothing to log\n");
 
   outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   json perf = {{"wall_seconds", outcome.wall_seconds},
@@ -189,6 +234,8 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
                {"events_per_second", outcome.wall_seconds > 0 ? outcome.events / outcome.wall_seconds : 0.0},
                {"simulated_seconds_per_wall_second",
                 outcome.wall_seconds > 0 ? outcome.simulated_seconds / outcome.wall_seconds : 0.0},
+               {"transactions_per_wall_second",
+                outcome.wall_seconds > 0 ? static_cast<double>(total.transactions) / outcome.wall_seconds : 0.0},
                {"peak_memory_mb", peak_memory_mb()}};
   analysis::write_file_atomically(dir / "perf.json", perf.dump(2) + "\n");
   return outcome;

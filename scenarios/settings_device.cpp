@@ -20,8 +20,6 @@ void describe_device(Schema<disk::DeviceConfig>& s) {
       .choice("interface", &DeviceConfig::interface, {"sata", "sas", "nvme"})
       .bytes("capacity", &DeviceConfig::capacity, kMiB, 1)
       // Placeholder model only; removed with it.
-      .duration("read_latency", &DeviceConfig::read_latency, kMillisecond, 1)
-      .duration("write_latency", &DeviceConfig::write_latency, kMillisecond, 1)
       // Arrangement.
       .integer("mirrors", &DeviceConfig::mirrors, 1, 8)
       .bytes("controller_cache", &DeviceConfig::controller_cache, kMiB, 0, 64 * kGiB)

@@ -26,11 +26,6 @@ struct DeviceConfig {
   std::string interface = "sata";   // sata (flush not queued), sas, nvme
   sim::Bytes capacity = 500 * sim::kGiB;
 
-  // PLACEHOLDER model only (models/placeholder): a random 8 kB read and a
-  // synchronous small write. The device models do not read them.
-  sim::Duration read_latency = 8 * sim::kMillisecond;
-  sim::Duration write_latency = 200 * sim::kMicrosecond;
-
   // Arrangement.
   std::int64_t mirrors = 1;                          // 2: md RAID1 of two identical members
   sim::Bytes controller_cache = 0;                   // battery-backed write-back cache; 0 = no controller

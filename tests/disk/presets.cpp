@@ -52,8 +52,6 @@ DeviceConfig preset(const std::string& name) {
       {"kind", [&](const json& v) { c.kind = v.get<std::string>(); }},
       {"interface", [&](const json& v) { c.interface = v.get<std::string>(); }},
       {"capacity", [&](const json& v) { c.capacity = bytes(v, kMiB); }},
-      {"read_latency", [&](const json& v) { c.read_latency = duration(v, kMillisecond); }},
-      {"write_latency", [&](const json& v) { c.write_latency = duration(v, kMillisecond); }},
       {"mirrors", [&](const json& v) { c.mirrors = v.get<std::int64_t>(); }},
       {"controller_cache", [&](const json& v) { c.controller_cache = bytes(v, kMiB); }},
       {"controller_overhead", [&](const json& v) { c.controller_overhead = duration(v, kMicrosecond); }},

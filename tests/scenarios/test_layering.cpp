@@ -48,14 +48,14 @@ TEST_CASE("a device preset fills the data and WAL devices") {
   const Plan plan = load({{"hardware", {{"device", "nvme"}, {"wal_device", "raid1-hdd-7200-bbwc"}}}});
   CHECK(only(plan).device.name == "nvme");
   CHECK(only(plan).device.kind == "ssd");
-  CHECK(only(plan).device.read_latency == 80 * sim::kMicrosecond);
+  CHECK(only(plan).device.interface == "nvme");
   CHECK(only(plan).wal_device.controller_cache == 512 * sim::kMiB);
-  CHECK(only(plan).wal_device.write_latency == 100 * sim::kMicrosecond);
-  CHECK(only(plan).resolved["devices"]["wal"]["write_latency"] == "100us");
+  CHECK(only(plan).wal_device.mirrors == 2);
+  CHECK(only(plan).resolved["devices"]["wal"]["controller_cache"] == "512MB");
   // Without a wal_device, WAL shares the data device.
   const Plan shared = load({{"hardware", {{"device", "hdd-15k-sas"}}}});
   CHECK(only(shared).wal_device.name == "hdd-15k-sas");
-  CHECK(only(shared).wal_device.read_latency == 5500 * sim::kMicrosecond);
+  CHECK(only(shared).wal_device.rpm == 15000);
   CHECK(!only(shared).wal_device.description.empty());
 }
 
@@ -138,7 +138,7 @@ TEST_CASE("an error in a shipped preset is reported with the preset's file") {
   home.write("scenarios/presets/postgres/9.6.json",
              R"({"description": "broken", "postgres": {"checkpoint_completion_target": 2}})");
   home.write("scenarios/presets/device/raid1-hdd-7200.json",
-             R"({"description": "d", "device": {"kind": "hdd", "capacity": "1TB", "read_latency": "5 ms", "write_latency": 1}})");
+             R"({"description": "d", "device": {"kind": "hdd", "capacity": "1TB"}})");
   home.write("scenarios/presets/os/linux-modern.json", R"({"os": {}})");
   ::setenv("CKPTSIM_HOME", home.path().c_str(), 1);
   std::vector<std::string> errors;
