@@ -96,7 +96,7 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   postgres::Server server(sim, cpus, kernel, sc.postgres, sc.seed);
   analysis::AtomicFile log(dir / "postgres.log");
   server.set_log_sink([&log](std::string_view line) { log.out() << line << '\n'; });
-  const pgbench::PgbenchTables tables(server, sc.pgbench.scale);
+  pgbench::PgbenchTables tables(server, sc.pgbench.scale);
   server.start();
 
   const sim::Duration period = sc.pgbench.progress;

@@ -9,6 +9,7 @@ namespace ckptsim::scenarios {
 void describe_pgbench(Schema<pgbench::PgbenchConfig>& s, bool with_scale) {
   using pgbench::PgbenchConfig;
   using sim::kHour;
+  using sim::kMicrosecond;
   using sim::kMillisecond;
   using sim::kSecond;
   s.choice("builtin", &PgbenchConfig::builtin, {"tpcb-like", "simple-update", "select-only"});
@@ -20,7 +21,18 @@ void describe_pgbench(Schema<pgbench::PgbenchConfig>& s, bool with_scale) {
       .real("rate", &PgbenchConfig::rate, 0)
       .duration("latency_limit", &PgbenchConfig::latency_limit, kMillisecond, 0)
       .duration("progress", &PgbenchConfig::progress, kSecond, kMillisecond, kHour)
-      .choice("protocol", &PgbenchConfig::protocol, {"simple", "extended", "prepared"});
+      .choice("protocol", &PgbenchConfig::protocol, {"simple", "extended", "prepared"})
+      .duration("aggregate_interval", &PgbenchConfig::aggregate_interval, kSecond, 0, kHour)
+      // CPU per statement (not pgbench options: the model's costs, see pgbench_config.h).
+      .duration("cpu_select", &PgbenchConfig::cpu_select, kMicrosecond, 0, kSecond)
+      .duration("cpu_update", &PgbenchConfig::cpu_update, kMicrosecond, 0, kSecond)
+      .duration("cpu_insert", &PgbenchConfig::cpu_insert, kMicrosecond, 0, kSecond)
+      .duration("cpu_begin_end", &PgbenchConfig::cpu_begin_end, kMicrosecond, 0, kSecond)
+      .duration("cpu_commit", &PgbenchConfig::cpu_commit, kMicrosecond, 0, kSecond)
+      .duration("cpu_parse", &PgbenchConfig::cpu_parse, kMicrosecond, 0, kSecond)
+      .duration("cpu_client", &PgbenchConfig::cpu_client, kMicrosecond, 0, kSecond)
+      .duration("disconnect_time", &PgbenchConfig::disconnect_time, kMillisecond, 0, kSecond)
+      .real("hot_update_ratio", &PgbenchConfig::hot_update_ratio, 0, 1);
 }
 
 }  // namespace ckptsim::scenarios

@@ -13,7 +13,8 @@ namespace ckptsim::pgbench {
 namespace {
 // WAL record sizes (reference 4.3, 9.5+ format).
 constexpr int kHotUpdateRecord = 75;
-constexpr int kNonHotUpdateRecord = 176;
+constexpr int kNonHotUpdateRecord = 176;  // old page's part + the new version's page
+constexpr int kNewVersionPart = 110;      // the new tuple, logged with the new version's page
 constexpr int kBtreeInsertRecord = 64;
 constexpr int kHistoryInsertRecord = 80;
 }  // namespace
@@ -34,7 +35,7 @@ struct Pgbench::Client {
   sim::Random rng;  // the script's variables
 };
 
-Pgbench::Pgbench(sim::Simulator& sim, sim::Resource& cpus, postgres::Server& server, const PgbenchTables& tables,
+Pgbench::Pgbench(sim::Simulator& sim, sim::Resource& cpus, postgres::Server& server, PgbenchTables& tables,
                  const PgbenchConfig& config, std::uint64_t seed, const std::string& name)
     : sim_(sim), cpus_(cpus), server_(server), tables_(tables), config_(config) {
   const auto nthreads = std::min(config_.threads, config_.clients);
@@ -119,13 +120,21 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
           const std::int64_t heap = PgbenchTables::account_block(aid);
           if (st == Statement::SelectAccounts) {
             co_await be.read(tables_.accounts, heap);
-          } else if (c.rng.uniform01() < config_.hot_update_ratio) {
-            co_await be.modify(tables_.accounts, heap, kHotUpdateRecord);
-          } else {
-            // Not HOT: a new index entry for the new tuple version.
-            co_await be.modify(tables_.accounts, heap, kNonHotUpdateRecord);
-            co_await be.modify(tables_.accounts_pkey, tables_.accounts_index.leaf_of(aid), kBtreeInsertRecord);
+            break;
           }
+          auto updated = tables_.accounts_updated[static_cast<std::size_t>(heap)];
+          const bool hot = updated && c.rng.uniform01() < config_.hot_update_ratio;
+          updated = true;
+          if (hot) {
+            co_await be.modify(tables_.accounts, heap, kHotUpdateRecord);
+            break;
+          }
+          // Not HOT: the new version goes to the table's last page, and the index
+          // gets an entry for it through a fresh descent (_bt_doinsert).
+          co_await be.modify(tables_.accounts, heap, kNonHotUpdateRecord - kNewVersionPart);
+          co_await be.insert(tables_.accounts, static_cast<int>(kAccountsPerPage), kNewVersionPart);
+          for (int i = 0; i < n - 1; ++i) co_await be.read(tables_.accounts_pkey, path[static_cast<std::size_t>(i)]);
+          co_await be.modify(tables_.accounts_pkey, tables_.accounts_index.leaf_of(aid), kBtreeInsertRecord);
           break;
         }
         case Statement::UpdateTellers: {

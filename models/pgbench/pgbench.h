@@ -11,7 +11,9 @@
 // from the scheduled start; -L skipping (under -R) and late counting; -M as
 // a CPU cost per statement; the built-in scripts' page accesses (B-tree
 // descents, heap pages, HOT or non-HOT updates, history appends, row locks
-// on tellers and branches) through the PostgreSQL model.
+// on tellers and branches) through the PostgreSQL model. A non-HOT update's
+// two block references are logged as two records whose sizes add up to the
+// real one (the new version's page through Backend::insert).
 // Left out: custom scripts, retries and failures (always 0), per-statement
 // latencies (-r), connection set-up time (reported as 0).
 #pragma once
@@ -36,7 +38,7 @@ namespace ckptsim::pgbench {
 class Pgbench {
  public:
   // `name` distinguishes the random streams of the warmup and the measured run.
-  Pgbench(sim::Simulator& sim, sim::Resource& cpus, postgres::Server& server, const PgbenchTables& tables,
+  Pgbench(sim::Simulator& sim, sim::Resource& cpus, postgres::Server& server, PgbenchTables& tables,
           const PgbenchConfig& config, std::uint64_t seed, const std::string& name);
   ~Pgbench();
 
@@ -59,7 +61,7 @@ class Pgbench {
   sim::Simulator& sim_;
   sim::Resource& cpus_;
   postgres::Server& server_;
-  const PgbenchTables& tables_;
+  PgbenchTables& tables_;
   PgbenchConfig config_;
   std::vector<std::unique_ptr<Thread>> threads_;
   std::vector<std::unique_ptr<Client>> clients_;

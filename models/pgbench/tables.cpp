@@ -47,6 +47,7 @@ PgbenchTables::PgbenchTables(postgres::Server& server, std::int64_t s)
   branches = server.create_relation("pgbench_branches", ceil_div(branches_rows, kSmallRowsPerPage));
   tellers = server.create_relation("pgbench_tellers", ceil_div(tellers_rows, kSmallRowsPerPage));
   accounts = server.create_relation("pgbench_accounts", ceil_div(accounts_rows, kAccountsPerPage));
+  accounts_updated.assign(static_cast<std::size_t>(ceil_div(accounts_rows, kAccountsPerPage)), false);
   history = server.create_relation("pgbench_history", 0);  // truncated before each run
   branches_pkey = server.create_relation("pgbench_branches_pkey", branches_index.blocks());
   tellers_pkey = server.create_relation("pgbench_tellers_pkey", tellers_index.blocks());
