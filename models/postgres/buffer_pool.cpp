@@ -13,7 +13,7 @@ BufferPool::BufferPool(sim::Simulator& sim, std::int64_t nbuffers)
     : descs_(static_cast<std::size_t>(nbuffers)), next_free_(static_cast<std::size_t>(nbuffers)), io_done_(sim) {
   if (nbuffers < 16) throw std::invalid_argument("shared_buffers must hold at least 16 buffers");
   const std::size_t slots = std::bit_ceil(static_cast<std::size_t>(nbuffers) * 2);
-  table_.assign(slots, -1);
+  table_.assign(slots, Slot{});
   mask_ = slots - 1;
   // StrategyInitialize: every buffer on the freelist, in id order.
   for (std::int64_t i = 0; i < nbuffers; ++i) {
@@ -32,26 +32,26 @@ std::size_t BufferPool::slot_of(const BufferTag& tag) const noexcept {
 
 BufferId BufferPool::lookup(const BufferTag& tag) const noexcept {
   for (std::size_t s = slot_of(tag);; s = (s + 1) & mask_) {
-    const BufferId id = table_[s];
-    if (id < 0) return -1;
-    if (desc(id).tag == tag) return id;
+    const Slot& slot = table_[s];
+    if (slot.id < 0) return -1;
+    if (slot.tag == tag) return slot.id;
   }
 }
 
 void BufferPool::insert(const BufferTag& tag, BufferId id) {
   std::size_t s = slot_of(tag);
-  while (table_[s] >= 0) s = (s + 1) & mask_;
-  table_[s] = id;
+  while (table_[s].id >= 0) s = (s + 1) & mask_;
+  table_[s] = Slot{tag, id};
 }
 
 void BufferPool::erase(const BufferTag& tag) {
   std::size_t s = slot_of(tag);
-  while (table_[s] >= 0 && !(desc(table_[s]).tag == tag)) s = (s + 1) & mask_;
-  if (table_[s] < 0) return;
+  while (table_[s].id >= 0 && !(table_[s].tag == tag)) s = (s + 1) & mask_;
+  if (table_[s].id < 0) return;
   // Backward-shift deletion: pull later entries of the probe run into the hole.
   std::size_t hole = s;
-  for (std::size_t j = (hole + 1) & mask_; table_[j] >= 0; j = (j + 1) & mask_) {
-    const std::size_t home = slot_of(desc(table_[j]).tag);
+  for (std::size_t j = (hole + 1) & mask_; table_[j].id >= 0; j = (j + 1) & mask_) {
+    const std::size_t home = slot_of(table_[j].tag);
     // Move j into the hole unless its home lies cyclically in (hole, j].
     const bool home_after_hole = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
     if (!home_after_hole) {
@@ -59,7 +59,7 @@ void BufferPool::erase(const BufferTag& tag) {
       hole = j;
     }
   }
-  table_[hole] = -1;
+  table_[hole] = Slot{};
 }
 
 void BufferPool::pin(BufferId id, bool bump) noexcept {
