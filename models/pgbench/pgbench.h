@@ -46,6 +46,8 @@ class Pgbench {
   // stop starting transactions at `end` (-T); with it, after that many each.
   void start(sim::Time end);
   bool finished() const { return clients_running_ == 0; }
+  // When the last client closed its connection (with -t).
+  sim::Time finished_at() const { return finished_at_; }
   TransactionStats& stats() { return stats_; }
   const PgbenchConfig& config() const { return config_; }
 
@@ -67,6 +69,7 @@ class Pgbench {
   std::vector<std::unique_ptr<Client>> clients_;
   TransactionStats stats_;
   std::int64_t clients_running_ = 0;
+  sim::Time finished_at_ = 0;
 };
 
 }  // namespace ckptsim::pgbench

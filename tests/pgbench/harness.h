@@ -1,0 +1,57 @@
+// A whole machine for pgbench tests: an NVMe-class SSD, Linux, PostgreSQL 15
+// and the pgbench tables, so that the load model is tested over the real
+// layers below it (only the load's own behaviour is asserted).
+#pragma once
+
+#include <memory>
+
+#include "models/disk/make_device.h"
+#include "models/os/kernel.h"
+#include "models/pgbench/pgbench.h"
+#include "models/pgbench/tables.h"
+#include "models/postgres/server.h"
+#include "sim/simulator.h"
+#include "sim/sync.h"
+
+namespace ckptsim::testing {
+
+inline disk::DeviceConfig fast_ssd() {
+  disk::DeviceConfig d;
+  d.kind = "ssd";
+  d.interface = "nvme";
+  d.queue_depth = 1023;
+  d.capacity = 100 * sim::kGiB;
+  return d;
+}
+
+struct Machine {
+  explicit Machine(int cpus = 8, std::int64_t scale = 1, postgres::PostgresConfig pg = {})
+      : cores(sim, cpus),
+        device(disk::make_device(sim, fast_ssd(), 1, "data")),
+        kernel(sim, os::OsConfig{}, os::Memory{4 * sim::kGiB, pg.shared_buffers}, *device, nullptr, 1),
+        server(sim, cores, kernel, pg, 1),
+        tables(server, scale) {
+    server.start();
+  }
+  // Runs one pgbench invocation to its end and returns it.
+  std::unique_ptr<pgbench::Pgbench> run(const pgbench::PgbenchConfig& config, const char* name = "run") {
+    auto bench = std::make_unique<pgbench::Pgbench>(sim, cores, server, tables, config, 1, name);
+    const sim::Time end = config.transactions > 0 ? std::numeric_limits<sim::Time>::max() : sim.now() + config.duration;
+    bench->start(end);
+    if (config.transactions > 0) {
+      while (!bench->finished()) sim.run_until(sim.now() + sim::kSecond);
+    } else {
+      sim.run_until(end);
+    }
+    return bench;
+  }
+
+  sim::Simulator sim;
+  sim::Resource cores;
+  std::unique_ptr<disk::Device> device;
+  os::Kernel kernel;
+  postgres::Server server;
+  pgbench::PgbenchTables tables;
+};
+
+}  // namespace ckptsim::testing
