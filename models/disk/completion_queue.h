@@ -22,7 +22,7 @@
 namespace ckptsim::disk {
 
 using CommandList = boost::intrusive::list<
-    Command, boost::intrusive::member_hook<Command, boost::intrusive::list_member_hook<>, &Command::device_hook>>;
+    Command, boost::intrusive::member_hook<Command, Command::Hook, &Command::device_hook>>;
 
 class CompletionQueue {
  public:

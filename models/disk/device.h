@@ -53,7 +53,10 @@ class Command {
   std::uint64_t device_tag = 0;
 
   // For the device's own queues (a command is in at most one at a time).
-  boost::intrusive::list_member_hook<> device_hook;
+  // normal_link: when a run ends, commands still queued in a device are
+  // destroyed with their owners, in whatever order the layers go away.
+  using Hook = boost::intrusive::list_member_hook<boost::intrusive::link_mode<boost::intrusive::normal_link>>;
+  Hook device_hook;
 
   std::int64_t end_sector() const { return sector + bytes / kSectorBytes; }
 };
