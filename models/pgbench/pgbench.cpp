@@ -33,6 +33,7 @@ struct Pgbench::Client {
   Thread& thread;
   postgres::Backend& backend;
   sim::Random rng;  // the script's variables
+  std::int64_t second_version_page = -1;  // set by a non-HOT update, for this transaction
 };
 
 Pgbench::Pgbench(sim::Simulator& sim, sim::Resource& cpus, postgres::Server& server, PgbenchTables& tables,
@@ -105,6 +106,7 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
     }
     const sim::Time begin = sim_.now();
 
+    c.second_version_page = -1;
     const std::int64_t aid = c.rng.uniform_int(0, tables_.accounts_rows - 1);
     const std::int64_t tid = c.rng.uniform_int(0, tables_.tellers_rows - 1);
     const std::int64_t bid = c.rng.uniform_int(0, tables_.branches_rows - 1);
@@ -119,22 +121,31 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
           for (int i = 0; i < n; ++i) co_await be.read(tables_.accounts_pkey, path[static_cast<std::size_t>(i)]);
           const std::int64_t heap = PgbenchTables::account_block(aid);
           if (st == Statement::SelectAccounts) {
+            if (c.second_version_page == heap) co_await be.read(tables_.accounts, heap);
             co_await be.read(tables_.accounts, heap);
             break;
           }
           auto updated = tables_.accounts_updated[static_cast<std::size_t>(heap)];
-          const bool hot = updated && c.rng.uniform01() < config_.hot_update_ratio;
+          const bool first = !updated;
+          const bool hot = !first && c.rng.uniform01() < config_.hot_update_ratio;
           updated = true;
+          // A page still all-visible since the load: heap_update pins its visibility map page.
+          if (first) co_await be.read(tables_.accounts_vm, heap / kHeapPagesPerVmPage);
           if (hot) {
             co_await be.modify(tables_.accounts, heap, kHotUpdateRecord);
             break;
           }
           // Not HOT: the new version goes to the table's last page, and the index
-          // gets an entry for it through a fresh descent (_bt_doinsert).
+          // gets an entry for it through a fresh descent (_bt_doinsert), whose
+          // uniqueness check visits the old version's heap page.
           co_await be.modify(tables_.accounts, heap, kNonHotUpdateRecord - kNewVersionPart);
           co_await be.insert(tables_.accounts, static_cast<int>(kAccountsPerPage), kNewVersionPart);
           for (int i = 0; i < n - 1; ++i) co_await be.read(tables_.accounts_pkey, path[static_cast<std::size_t>(i)]);
+          co_await be.read(tables_.accounts, heap);
           co_await be.modify(tables_.accounts_pkey, tables_.accounts_index.leaf_of(aid), kBtreeInsertRecord);
+          // The row now has two index entries: later scans of this aid in the
+          // transaction (the SELECT) visit the dead version's page too.
+          c.second_version_page = heap;
           break;
         }
         case Statement::UpdateTellers: {

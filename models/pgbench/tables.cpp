@@ -49,6 +49,8 @@ PgbenchTables::PgbenchTables(postgres::Server& server, std::int64_t s)
   accounts = server.create_relation("pgbench_accounts", ceil_div(accounts_rows, kAccountsPerPage));
   accounts_updated.assign(static_cast<std::size_t>(ceil_div(accounts_rows, kAccountsPerPage)), false);
   history = server.create_relation("pgbench_history", 0);  // truncated before each run
+  accounts_vm = server.create_relation("pgbench_accounts_vm",
+                                       ceil_div(ceil_div(accounts_rows, kAccountsPerPage), kHeapPagesPerVmPage));
   branches_pkey = server.create_relation("pgbench_branches_pkey", branches_index.blocks());
   tellers_pkey = server.create_relation("pgbench_tellers_pkey", tellers_index.blocks());
   accounts_pkey = server.create_relation("pgbench_accounts_pkey", accounts_index.blocks());

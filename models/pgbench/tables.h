@@ -36,6 +36,7 @@ inline constexpr std::int64_t kSmallRowsPerPage = 185;     // tellers, branches:
 inline constexpr std::int64_t kBtreeKeysPerLeaf = 366;     // built 90 % full: 367 items, one is the high key
 inline constexpr std::int64_t kBtreeDownlinksPerPage = 286;
 inline constexpr int kHistoryRowsPerPage = 155;
+inline constexpr std::int64_t kHeapPagesPerVmPage = 32672;  // 2 bits per heap page in 8168 bytes
 
 // A B-tree's shape after CREATE INDEX on n sorted keys.
 class BtreeShape {
@@ -61,6 +62,8 @@ struct PgbenchTables {
   std::int64_t accounts_rows, tellers_rows, branches_rows;
   BtreeShape accounts_index, tellers_index, branches_index;
   postgres::RelationId accounts, accounts_pkey, tellers, tellers_pkey, branches, branches_pkey, history;
+  // pgbench_accounts' visibility map fork (pgbench -i vacuums: every page all-visible).
+  postgres::RelationId accounts_vm;
 
   // Whether an accounts page has been updated since the load. Loaded at
   // fillfactor 100, a page has 116 free bytes, less than a new row version
