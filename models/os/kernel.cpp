@@ -33,10 +33,10 @@ Kernel::Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory
       commit_done_(sim),
       journal_io_(sim) {
   bdis_.push_back(std::make_unique<Bdi>(sim));
-  bdis_[0]->queue = std::make_unique<BlockQueue>(sim, config, data_device, config.scheduler, "data");
+  bdis_[0]->queue = std::make_unique<BlockQueue>(sim, config_, data_device, config_.scheduler, "data");
   if (wal_device != nullptr && wal_device != &data_device) {
     bdis_.push_back(std::make_unique<Bdi>(sim));
-    bdis_[1]->queue = std::make_unique<BlockQueue>(sim, config, *wal_device,
+    bdis_[1]->queue = std::make_unique<BlockQueue>(sim, config_, *wal_device,
                                                    config.wal_scheduler.empty() ? config.scheduler : config.wal_scheduler,
                                                    "wal");
   }

@@ -201,7 +201,7 @@ class Kernel final : public FileSystem, private BioOwner {
   sim::Task<> journal_commit(OsTask& task);
 
   sim::Simulator& sim_;
-  const OsConfig& config_;
+  const OsConfig config_;  // a copy: callers may pass a temporary
   Memory memory_;
   PageCache cache_;
   std::vector<std::unique_ptr<Bdi>> bdis_;
