@@ -155,7 +155,7 @@ void plot_run(const std::filesystem::path& run_dir, const std::string& title) {
     const auto header = read_csv_header(system_csv);
     if (has(header, "time_s")) {
       memory_panel = system_panel(header, {"dirty_mb", "writeback_mb"}, "page cache", "MB");
-      queue_panel = system_panel(header, {"aqu_sz"}, "disk queue", "aqu-sz");
+      queue_panel = system_panel(header, {"data_aqu_sz", "wal_aqu_sz"}, "disk queue", "aqu-sz");
     }
   }
   const bool system_plot = !memory_panel.empty() || !queue_panel.empty();

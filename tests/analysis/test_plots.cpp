@@ -62,12 +62,12 @@ TEST_CASE("system.png stacks tps over the memory and queue columns that system.c
   ScratchDir dir;
   write_progress(dir.path());
   // writeback_mb is absent (the OS model may not report it yet): it is skipped.
-  write_text(dir / "system.csv", "time_s,dirty_mb,aqu_sz,w_s\n1,100,1.5,90\n2,800,64,300\n3,40,2,80\n4,50,1,70\n");
+  write_text(dir / "system.csv", "time_s,dirty_mb,data_aqu_sz,w_s\n1,100,1.5,90\n2,800,64,300\n3,40,2,80\n4,50,1,70\n");
   plot_run(dir.path(), "run");
   const std::string gp = read_text(dir / "plot.gp");
   CHECK(contains(gp, "set multiplot layout 3,1"));
   CHECK(contains(gp, "'system.csv' using (column(\"time_s\")):(column(\"dirty_mb\"))"));
-  CHECK(contains(gp, "'system.csv' using (column(\"time_s\")):(column(\"aqu_sz\"))"));
+  CHECK(contains(gp, "'system.csv' using (column(\"time_s\")):(column(\"data_aqu_sz\"))"));
   CHECK_FALSE(contains(gp, "writeback_mb"));
   CHECK(contains(gp, "set output \"system.png\".suffix"));
   if (!gnuplot_available()) return;
