@@ -210,6 +210,12 @@ void BlockQueue::init_request(Request& rq, Bio& bio) {
   rq.bios.push_back(bio);
 }
 
+sim::Task<> BlockQueue::submit_bio(Bio& bio, Plug* plug) {
+  if (try_submit(bio, plug)) co_return;
+  if (plug != nullptr) unplug(*plug);
+  submit_into(co_await get_request(bio.sync), bio, plug);
+}
+
 bool BlockQueue::try_submit(Bio& bio, Plug* plug) {
   if (plug != nullptr && merge_into_plug(bio, *plug)) return true;
   if (merge_into_queue(bio)) {

@@ -40,6 +40,7 @@
 #include "models/os/diskstats.h"
 #include "models/os/elevator.h"
 #include "models/os/os_config.h"
+#include "sim/process.h"
 #include "sim/simulator.h"
 #include "sim/wait_list.h"
 
@@ -95,6 +96,9 @@ class BlockQueue final : public disk::CommandOwner, public ElevatorHost {
   RequestAwaiter get_request(bool sync) noexcept { return RequestAwaiter(*this, sync); }
   // Starts `rq` (from get_request) with `bio` as its only bio.
   void submit_into(Request& rq, Bio& bio, Plug* plug);
+  // submit_bio as a task: try_submit, or flush the plug (the task is about to
+  // sleep) and wait for a request of the bio's class.
+  sim::Task<> submit_bio(Bio& bio, Plug* plug);
 
   // blk_finish_plug / flush on sleep: the plugged requests enter the elevator.
   void unplug(Plug& plug);

@@ -51,7 +51,7 @@ sim::Task<> Kernel::journal_commit(OsTask& task) {
       bio.sector = (journal_commits_ * 64) % (100 * sim::kMiB / 512);  // wraps inside the journal
       bio.bytes = bytes;
       journal_io_.done.reset();
-      if (!q.try_submit(bio, nullptr)) q.submit_into(co_await q.get_request(true), bio, nullptr);
+      co_await q.submit_bio(bio, nullptr);
       co_await journal_io_.done;
       journal_sectors_ += bytes / 512;
       co_await q.flush();

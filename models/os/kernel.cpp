@@ -220,15 +220,11 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
       } else {
         ++readahead_blocks_;
       }
-      if (bio != nullptr && bio->first_block + bio->bytes / kBlockBytes == b &&
-          bio->bytes / 512 + kSectorsPerBlock <= q.max_sectors()) {
+      if (extends(bio, b, q)) {
         bio->bytes += kBlockBytes;
         continue;
       }
-      if (bio != nullptr && !q.try_submit(*bio, &plug)) {
-        q.unplug(plug);
-        q.submit_into(co_await q.get_request(true), *bio, &plug);
-      }
+      if (bio != nullptr) co_await q.submit_bio(*bio, &plug);
       bio = &get_bio();
       bio->op = disk::Op::Read;
       bio->sync = true;
@@ -238,10 +234,7 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
       bio->sector = in.sector_of(b);
       bio->bytes = kBlockBytes;
     }
-    if (bio != nullptr && !q.try_submit(*bio, &plug)) {
-      q.unplug(plug);
-      q.submit_into(co_await q.get_request(true), *bio, &plug);
-    }
+    if (bio != nullptr) co_await q.submit_bio(*bio, &plug);
     q.unplug(plug);
   }
   // Wait for the blocks of the request that are being read (ours or another task's).

@@ -47,6 +47,13 @@ struct Memory {
   sim::Bytes shared_memory = 0;  // shared_buffers etc.: anon/shmem, never reclaimed
 };
 
+// Whether block `b` of the bio's file continues `bio` within the queue's
+// request size limit (bio_add_page), so it rides in the same bio.
+inline bool extends(const Bio* bio, std::int64_t b, const BlockQueue& q) {
+  return bio != nullptr && bio->first_block + bio->bytes / kBlockBytes == b &&
+         bio->bytes / 512 + kSectorsPerBlock <= q.max_sectors();
+}
+
 // Who started the writeback of a page (summary and tests).
 enum class WbReason : std::uint8_t { Kupdate, Background, Reclaim, Fsync, SyncFileRange, Throttle, Fadvise, Count };
 enum class SyncMode : std::uint8_t { None, All };  // WB_SYNC_NONE / WB_SYNC_ALL

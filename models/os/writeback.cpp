@@ -68,10 +68,7 @@ sim::Task<std::int64_t> Kernel::write_pages(Inode& in, std::int64_t start, std::
         continue;
       }
       // WB_SYNC_ALL: submit what we have, then wait for that write.
-      if (bio != nullptr && !q.try_submit(*bio, &plug)) {
-        q.unplug(plug);
-        q.submit_into(co_await q.get_request(sync), *bio, &plug);
-      }
+      if (bio != nullptr) co_await q.submit_bio(*bio, &plug);
       bio = nullptr;
       q.unplug(plug);
       co_await wait_on_block(in, b, kWriteback);
@@ -82,15 +79,11 @@ sim::Task<std::int64_t> Kernel::write_pages(Inode& in, std::int64_t start, std::
     ++wb_started_[static_cast<std::size_t>(reason)];
     ++written;
     index = b + 1;
-    if (bio != nullptr && bio->first_block + bio->bytes / kBlockBytes == b &&
-        bio->bytes / 512 + kSectorsPerBlock <= q.max_sectors()) {
+    if (extends(bio, b, q)) {
       bio->bytes += kBlockBytes;
       continue;
     }
-    if (bio != nullptr && !q.try_submit(*bio, &plug)) {
-      q.unplug(plug);
-      q.submit_into(co_await q.get_request(sync), *bio, &plug);
-    }
+    if (bio != nullptr) co_await q.submit_bio(*bio, &plug);
     bio = &get_bio();
     bio->op = disk::Op::Write;
     bio->sync = sync;
@@ -100,10 +93,7 @@ sim::Task<std::int64_t> Kernel::write_pages(Inode& in, std::int64_t start, std::
     bio->sector = in.sector_of(b);
     bio->bytes = kBlockBytes;
   }
-  if (bio != nullptr && !q.try_submit(*bio, &plug)) {
-    q.unplug(plug);
-    q.submit_into(co_await q.get_request(sync), *bio, &plug);
-  }
+  if (bio != nullptr) co_await q.submit_bio(*bio, &plug);
   if (cyclic) in.writeback_index = index >= range_end ? 0 : index;
   co_return written;
 }
