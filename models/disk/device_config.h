@@ -41,7 +41,7 @@ struct DeviceConfig {
   std::int64_t rpm = 7200;
   std::int64_t surfaces = 4;                         // heads H
   std::int64_t cylinders = 200000;                   // synthetic: only distances matter
-  sim::Duration seek_single = 900 * sim::kMicrosecond;    // one cylinder (t1)
+  sim::Duration seek_single = 1100 * sim::kMicrosecond;   // one cylinder (t1; 7K320: 1.0 read / 1.1 write)
   sim::Duration seek_average = 8500 * sim::kMicrosecond;  // mean over uniform random pairs (ta)
   sim::Duration seek_full = 17 * sim::kMillisecond;       // full stroke (tf)
   sim::Duration write_settle = 1 * sim::kMillisecond;     // extra settling before writing (t_ws)
