@@ -58,13 +58,6 @@ class TableCsv {
   std::vector<std::string> line_;
 };
 
-// Shared memory PostgreSQL allocates at start: shared_buffers, wal_buffers
-// and the rest of its segment (lock tables, CLOG buffers...), about 3 %.
-sim::Bytes shared_memory(const postgres::PostgresConfig& pg) {
-  const sim::Bytes wal_buffers = pg.wal_buffers > 0 ? pg.wal_buffers : std::min(pg.shared_buffers / 32, 16 * sim::kMiB);
-  return pg.shared_buffers + wal_buffers + pg.shared_buffers / 32 + 8 * sim::kMiB;
-}
-
 double peak_memory_mb() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -91,7 +84,7 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   const std::unique_ptr<disk::Device> data_device = disk::make_device(sim, sc.device, sc.seed, "data");
   const std::unique_ptr<disk::Device> wal_device =
       sc.hardware.wal_device.empty() ? nullptr : disk::make_device(sim, sc.wal_device, sc.seed, "wal");
-  os::Kernel kernel(sim, sc.os, os::Memory{sc.hardware.ram, shared_memory(sc.postgres)}, *data_device,
+  os::Kernel kernel(sim, sc.os, os::Memory{sc.hardware.ram, postgres::shared_memory_size(sc.postgres)}, *data_device,
                     wal_device.get(), sc.seed);
   postgres::Server server(sim, cpus, kernel, sc.postgres, sc.seed);
   analysis::AtomicFile log(dir / "postgres.log");

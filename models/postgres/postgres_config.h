@@ -9,6 +9,7 @@
 // models/postgres/version.h.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -42,5 +43,20 @@ struct PostgresConfig {
   std::int64_t commit_siblings = 5;                   // commit_delay only with this many other open transactions
   bool log_checkpoints = true;
 };
+
+// wal_buffers as the server sizes it: -1 means 1/32 of shared_buffers, at
+// least 8 pages (64 kB), at most one WAL segment (16 MB).
+inline sim::Bytes effective_wal_buffers(const PostgresConfig& c) {
+  constexpr sim::Bytes kPage = 8 * sim::kKiB;
+  if (c.wal_buffers > 0) return c.wal_buffers;
+  return std::clamp<std::int64_t>(c.shared_buffers / kPage / 32, 8, 16 * sim::kMiB / kPage) * kPage;
+}
+
+// The shared memory segment the postmaster allocates at start (anonymous
+// shared memory to the kernel, never reclaimed): shared_buffers, wal_buffers
+// and the rest (lock tables, CLOG buffers, ...), about 1/32 more plus 8 MB.
+inline sim::Bytes shared_memory_size(const PostgresConfig& c) {
+  return c.shared_buffers + effective_wal_buffers(c) + c.shared_buffers / 32 + 8 * sim::kMiB;
+}
 
 }  // namespace ckptsim::postgres

@@ -25,7 +25,7 @@ Server::Server(sim::Simulator& sim, sim::Resource& cpus, os::FileSystem& fs, con
       pool_(sim, pages(config.shared_buffers)),
       rels_(fs),
       queue_(pages(config.shared_buffers), version_.queue_compaction()),
-      wal_(sim, fs, config_, version_, stats_, pages(config.shared_buffers)),
+      wal_(sim, fs, config_, version_, stats_),
       bufmgr_(pool_, rels_, wal_, queue_, stats_, version_),
       bgwriter_(sim, &cpus, bufmgr_, config_, version_, stats_),
       checkpointer_(sim, &cpus, bufmgr_, wal_, queue_, config_, version_, stats_),

@@ -14,8 +14,7 @@ constexpr int kPageHeaderBytes = 24;       // XLogPageHeaderData
 constexpr int kLongPageHeaderBytes = 40;   // XLogLongPageHeaderData, a segment's first page
 }  // namespace
 
-Wal::Wal(sim::Simulator& sim, os::FileSystem& fs, const PostgresConfig& config, Version version, Stats& stats,
-         std::int64_t nbuffers)
+Wal::Wal(sim::Simulator& sim, os::FileSystem& fs, const PostgresConfig& config, Version version, Stats& stats)
     : sim_(sim),
       fs_(fs),
       config_(config),
@@ -23,10 +22,7 @@ Wal::Wal(sim::Simulator& sim, os::FileSystem& fs, const PostgresConfig& config, 
       stats_(stats),
       lock_released_(sim),
       writer_latch_(sim) {
-  // wal_buffers = -1: 1/32 of shared_buffers, at least 64 kB, at most one segment.
-  wal_buffers_ = config.wal_buffers > 0
-                     ? config.wal_buffers
-                     : std::clamp<std::int64_t>(nbuffers / 32, 8, kBlocksPerWalSegment) * os::kBlockBytes;
+  wal_buffers_ = effective_wal_buffers(config);
   // The cluster's WAL starts in segment 1, just past its long page header.
   insert_ = written_ = flushed_ = redo_ = kWalSegmentBytes + kLongPageHeaderBytes;
 }

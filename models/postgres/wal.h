@@ -49,8 +49,7 @@ inline constexpr int kFullPageImageBytes = 8100;  // 8192 - hole (~116 B on a fu
 
 class Wal {
  public:
-  Wal(sim::Simulator& sim, os::FileSystem& fs, const PostgresConfig& config, Version version, Stats& stats,
-      std::int64_t nbuffers);
+  Wal(sim::Simulator& sim, os::FileSystem& fs, const PostgresConfig& config, Version version, Stats& stats);
 
   // Creates the segment files as a freshly loaded cluster has them.
   void create_initial_segments();
