@@ -71,13 +71,6 @@ sim::Duration Pgbench::statement_cpu(Statement statement) const {
   }
 }
 
-sim::Task<> Pgbench::round_trip(Client& client, sim::Duration server_cpu) {
-  co_await client.thread.loop.acquire();
-  co_await cpus_.use(config_.cpu_client);
-  client.thread.loop.release();
-  co_await cpus_.use(server_cpu);
-}
-
 sim::Process Pgbench::client_main(Client& c, sim::Time end) {
   const bool by_count = config_.transactions > 0;
   const bool throttled = config_.rate > 0;
@@ -111,7 +104,12 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
     const std::int64_t tid = c.rng.uniform_int(0, tables_.tellers_rows - 1);
     const std::int64_t bid = c.rng.uniform_int(0, tables_.branches_rows - 1);
     for (const Statement st : script) {
-      co_await round_trip(c, statement_cpu(st));
+      // The thread's side of the round trip (its event loop is busy meanwhile),
+      // then the server's CPU for the statement.
+      co_await c.thread.loop.acquire();
+      co_await cpus_.use(config_.cpu_client);
+      c.thread.loop.release();
+      co_await cpus_.use(statement_cpu(st));
       switch (st) {
         case Statement::Begin:
           break;
@@ -148,18 +146,17 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
           c.second_version_page = heap;
           break;
         }
-        case Statement::UpdateTellers: {
-          co_await be.lock_row(tables_.tellers, tid);
-          const int n = tables_.tellers_index.path(tid, path);
-          for (int i = 0; i < n; ++i) co_await be.read(tables_.tellers_pkey, path[static_cast<std::size_t>(i)]);
-          co_await be.modify(tables_.tellers, PgbenchTables::small_row_block(tid), kHotUpdateRecord);
-          break;
-        }
+        case Statement::UpdateTellers:
         case Statement::UpdateBranches: {
-          co_await be.lock_row(tables_.branches, bid);
-          const int n = tables_.branches_index.path(bid, path);
-          for (int i = 0; i < n; ++i) co_await be.read(tables_.branches_pkey, path[static_cast<std::size_t>(i)]);
-          co_await be.modify(tables_.branches, PgbenchTables::small_row_block(bid), kHotUpdateRecord);
+          // Both tiny tables: the row lock (held to commit), a descent of the pkey, the HOT update.
+          const bool teller = st == Statement::UpdateTellers;
+          const postgres::RelationId heap = teller ? tables_.tellers : tables_.branches;
+          const std::int64_t row = teller ? tid : bid;
+          co_await be.lock_row(heap, row);
+          const int n = (teller ? tables_.tellers_index : tables_.branches_index).path(row, path);
+          const postgres::RelationId pkey = teller ? tables_.tellers_pkey : tables_.branches_pkey;
+          for (int i = 0; i < n; ++i) co_await be.read(pkey, path[static_cast<std::size_t>(i)]);
+          co_await be.modify(heap, PgbenchTables::small_row_block(row), kHotUpdateRecord);
           break;
         }
         case Statement::InsertHistory:

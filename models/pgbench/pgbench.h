@@ -56,8 +56,6 @@ class Pgbench {
   struct Client;
 
   sim::Process client_main(Client& client, sim::Time end);
-  // The thread's side of one round trip, then the server's CPU for the statement.
-  sim::Task<> round_trip(Client& client, sim::Duration server_cpu);
   sim::Duration statement_cpu(Statement statement) const;
 
   sim::Simulator& sim_;
