@@ -19,7 +19,6 @@ void describe_device(Schema<disk::DeviceConfig>& s) {
   s.choice("kind", &DeviceConfig::kind, {"hdd", "ssd"})
       .choice("interface", &DeviceConfig::interface, {"sata", "sas", "nvme"})
       .bytes("capacity", &DeviceConfig::capacity, kMiB, 1)
-      // Placeholder model only; removed with it.
       // Arrangement.
       .integer("mirrors", &DeviceConfig::mirrors, 1, 8)
       .bytes("controller_cache", &DeviceConfig::controller_cache, kMiB, 0, 64 * kGiB)
