@@ -1,4 +1,4 @@
-// tests/disk/hdd_test.cpp
+// tests/disk/test_hdd.cpp
 //
 // The HDD model against the calibration targets of os-disk-model.md 4.7,
 // driven by the raw-device fio (no block layer).
@@ -37,7 +37,7 @@ FioJob random_reads(int queue_depth, double span = 1.0) {
 
 }  // namespace
 
-TEST_CASE("hdd-7200-sata: random 8 kB reads over the full span at QD1 give 70-150 IOPS") {
+TEST_CASE("hdd-7200-sata: random 8 kB reads over the full span at QD1 give 75-80 IOPS (reference band 70-150)") {
   const FioResult r = fio_on(testing::preset("hdd-7200-sata"), random_reads(1));
   MESSAGE("hdd-7200-sata randread QD1: ", r.iops, " IOPS, p50 ", r.lat_p50_ms, " ms");
   // Reference target 75-80 (t_cmd 0.15 + seek 8.5 + half a turn 4.17 + 0.05 ms transfer ~ 12.9 ms).

@@ -1,4 +1,4 @@
-// tests/engine/timer_test.cpp
+// tests/sim/test_timer.cpp
 //
 // Callback timers: cancellation, rescheduling, lazy deletion of stale
 // entries, and timers destroyed while pending.

@@ -1,4 +1,4 @@
-// tests/disk/seek_curve_test.cpp
+// tests/disk/test_seek_curve.cpp
 //
 // The seek curve reproduces its three datasheet figures, and the steady-state
 // write amplification formula its published values.

@@ -1,4 +1,4 @@
-// tests/engine/random_test.cpp
+// tests/sim/test_random.cpp
 //
 // Named random streams: reproducibility, independence of names, and the
 // distributions' ranges and moments (bands sized in standard errors).

@@ -1,4 +1,4 @@
-// tests/disk/controller_cache_test.cpp
+// tests/disk/test_controller_cache.cpp
 //
 // The battery-backed controller cache of raid1-hdd-7200-bbwc: writes and
 // flushes complete at once while it has room; a sustained stream runs at the

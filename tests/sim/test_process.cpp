@@ -1,4 +1,4 @@
-// tests/engine/process_test.cpp
+// tests/sim/test_process.cpp
 //
 // Processes and tasks: values and exceptions through Task<T>, nesting,
 // awaiting inside a task, exceptions out of run(), and ownership of frames

@@ -1,4 +1,4 @@
-// tests/engine/sampler_test.cpp
+// tests/sim/test_sampler.cpp
 //
 // The statistics sampler: rows closed on the period grid with the sources'
 // values, the header order, several tables, stop() and close_partial().

@@ -1,4 +1,4 @@
-// tests/engine/sync_test.cpp
+// tests/sim/test_sync.cpp
 //
 // Resource (FIFO grants, use(), busy-time accounting), Condition
 // (notify order, no inline resumption) and Event (set before / after wait).

@@ -1,4 +1,4 @@
-// tests/disk/ssd_test.cpp
+// tests/disk/test_ssd.cpp
 //
 // The SSD model against the datasheet figures of os-disk-model.md 5.5.
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-// tests/disk/raid1_test.cpp
+// tests/disk/test_raid1.cpp
 //
 // md RAID1 over two hdd-7200-sata members (os-disk-model.md section 6 and
 // check 8.4.7): writes cost one member, reads spread over both.

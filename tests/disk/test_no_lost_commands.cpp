@@ -1,4 +1,4 @@
-// tests/disk/no_lost_commands_test.cpp
+// tests/disk/test_no_lost_commands.cpp
 //
 // Every device, under a mixed load of reads, writes (some FUA) and flushes
 // submitted whenever it accepts them: each command completes exactly once,

@@ -1,4 +1,4 @@
-// tests/engine/event_order_test.cpp
+// tests/sim/test_event_order.cpp
 //
 // The order in which the engine runs events: by time, FIFO among equal
 // times, sleeps (even of zero) behind what is already due, and the clock

@@ -3,7 +3,7 @@
 
 #include <map>
 
-#include "tests/run/run_helpers.h"
+#include "tests/cli/run_helpers.h"
 
 using namespace ckptsim::testing;
 namespace fs = std::filesystem;
