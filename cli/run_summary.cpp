@@ -1,0 +1,69 @@
+#include "cli/run_summary.h"
+
+#include <sys/resource.h>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/atomic_file.h"
+
+namespace ckptsim::cli {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+double peak_memory_mb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in kB on Linux
+}
+
+json stability_json(const analysis::Stability& s) {
+  return {{"tps_mean", s.tps_mean},       {"tps_stddev", s.tps_stddev}, {"threshold", s.threshold},
+          {"pct_below_threshold", s.pct_below_threshold},
+          {"tps_min", s.tps_min},         {"tps_q1", s.tps_q1},         {"tps_median", s.tps_median},
+          {"tps_q3", s.tps_q3},           {"tps_max", s.tps_max},       {"skipped_pct", s.skipped_pct},
+          {"late_pct", s.late_pct}};
+}
+
+double per_second(double count, double seconds) { return seconds > 0 ? count / seconds : 0.0; }
+
+}  // namespace
+
+void write_summary(const std::filesystem::path& dir, const scenarios::Scenario& sc, const MeasuredRun& run,
+                   const RunOutcome& outcome, const Machine& machine) {
+  const pgbench::TransactionSums& total = run.total;
+  json summary;
+  summary["settings"] = sc.resolved;
+  summary["pgbench"] = {{"transactions", total.transactions},
+                        {"tps", per_second(static_cast<double>(total.transactions), run.duration_s)},
+                        {"latency_avg_ms", total.latency_avg_ms()},
+                        {"latency_stddev_ms", total.latency_stddev_ms()},
+                        {"latency_max_ms", total.latency_max_ms()},
+                        {"lag_avg_ms", total.lag_avg_ms()},
+                        {"lag_max_ms", total.lag_max_ms()},
+                        {"skipped", total.skipped},
+                        {"late", total.late},
+                        {"duration_s", run.duration_s},
+                        {"report", run.report}};
+  summary["stability"] = stability_json(outcome.stability);
+  // Named first: iterating items() of a temporary would dangle.
+  const json server_views = machine.server.summary_json(), kernel_views = machine.kernel.summary_json();
+  for (const auto& [key, value] : server_views.items()) summary[key] = value;
+  for (const auto& [key, value] : kernel_views.items()) summary[key] = value;
+  summary["sim"] = {{"events", outcome.events}, {"simulated_seconds", outcome.simulated_seconds}};
+  analysis::write_file_atomically(dir / "summary.json", summary.dump(2) + "\n");
+}
+
+void write_perf(const std::filesystem::path& dir, const RunOutcome& outcome, const MeasuredRun& run) {
+  const double wall = outcome.wall_seconds;
+  json perf = {{"wall_seconds", wall},
+               {"events", outcome.events},
+               {"events_per_second", per_second(static_cast<double>(outcome.events), wall)},
+               {"simulated_seconds_per_wall_second", per_second(outcome.simulated_seconds, wall)},
+               {"transactions_per_wall_second", per_second(static_cast<double>(run.total.transactions), wall)},
+               {"peak_memory_mb", peak_memory_mb()}};
+  analysis::write_file_atomically(dir / "perf.json", perf.dump(2) + "\n");
+}
+
+}  // namespace ckptsim::cli
