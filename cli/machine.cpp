@@ -1,6 +1,7 @@
 #include "cli/machine.h"
 
 #include "models/disk/make_device.h"
+#include "models/pgbench/init.h"
 
 namespace ckptsim::cli {
 
@@ -20,6 +21,8 @@ Machine::Machine(const scenarios::Scenario& sc, const std::filesystem::path& log
              wal_device.get(), sc.seed),
       log(log_path),
       server(sim, cpus, kernel, sc.postgres, sc.seed),
-      tables(with_log(server, log), sc.pgbench.scale) {}
+      tables(with_log(server, log), sc.pgbench.scale) {
+  pgbench::start_state(server, tables, sc.init);
+}
 
 }  // namespace ckptsim::cli

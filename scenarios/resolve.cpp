@@ -160,6 +160,8 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
   // The warmup's checks would repeat the run's errors: only on a clean run.
   const bool pgbench_ok = errors.size() == before_pgbench;
 
+  schemas.init.parse(layers.section("init"), layers.origins("init"), s.init, errors);
+
   // The warmup inherits the measured run's settings but not its length.
   s.warmup = s.pgbench;
   s.warmup.duration = 0;
@@ -182,6 +184,7 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
   s.resolved["os"] = schemas.os.normalise(s.os);
   s.resolved["postgres"] = schemas.postgres.normalise(s.postgres);
   s.resolved["pgbench"] = schemas.pgbench.normalise(s.pgbench);
+  s.resolved["init"] = schemas.init.normalise(s.init);
   s.resolved["warmup"] = schemas.warmup.normalise(s.warmup);
   return s;
 }

@@ -2,7 +2,7 @@
 //
 // A scenario: the hardware, kernel, PostgreSQL and pgbench settings of one
 // run, read from a JSON file with top-level keys hardware, os, postgres,
-// pgbench, warmup (objects), grid (object), seed (integer), preset (list of
+// pgbench, init, warmup (objects), grid (object), seed (integer), preset (list of
 // names) and an optional description. Anything else is an error.
 //
 // Layers, lowest first: built-in defaults < component presets (chosen by
@@ -28,6 +28,7 @@
 
 #include "models/disk/device_config.h"
 #include "models/os/os_config.h"
+#include "models/pgbench/init.h"
 #include "models/pgbench/pgbench_config.h"
 #include "models/postgres/postgres_config.h"
 #include "scenarios/presets.h"
@@ -50,11 +51,12 @@ struct Scenario {
   os::OsConfig os;
   postgres::PostgresConfig postgres;
   pgbench::PgbenchConfig pgbench;
+  pgbench::InitConfig init;       // the start state: after pgbench -i and a restart
   pgbench::PgbenchConfig warmup;  // duration 0 = no warmup
   std::uint64_t seed = 1;
   // Normalised, every setting in its owner's units:
   // {"hardware":{...},"devices":{"data":{...},"wal":{...}},"os":{...},
-  //  "postgres":{...},"pgbench":{...},"warmup":{...},"seed":N}
+  //  "postgres":{...},"pgbench":{...},"init":{...},"warmup":{...},"seed":N}
   json resolved;
 };
 

@@ -24,6 +24,10 @@ void describe_hardware(Schema<HardwareConfig>& s, const std::vector<std::string>
       .choice("wal_device", &HardwareConfig::wal_device, with_empty(devices));
 }
 
+void describe_init(Schema<pgbench::InitConfig>& s) {
+  s.boolean("drop_caches", &pgbench::InitConfig::drop_caches).boolean("pg_prewarm", &pgbench::InitConfig::pg_prewarm);
+}
+
 Schemas make_schemas() {
   Schemas s;
   describe_hardware(s.hardware, preset_names("device"));
@@ -31,6 +35,7 @@ Schemas make_schemas() {
   describe_os(s.os);
   describe_postgres(s.postgres);
   describe_pgbench(s.pgbench, true);
+  describe_init(s.init);
   describe_pgbench(s.warmup, false);
   return s;
 }
@@ -39,6 +44,7 @@ std::vector<std::string> Schemas::names(const std::string& section) const {
   if (section == "os") return os.names();
   if (section == "postgres") return postgres.names();
   if (section == "pgbench") return pgbench.names();
+  if (section == "init") return init.names();
   if (section == "warmup") return warmup.names();
   return {};
 }

@@ -14,8 +14,8 @@
 
 namespace ckptsim::scenarios {
 
-// The five setting sections of a scenario, in file order.
-inline const std::vector<std::string> kSections{"hardware", "os", "postgres", "pgbench", "warmup"};
+// The six setting sections of a scenario, in file order.
+inline const std::vector<std::string> kSections{"hardware", "os", "postgres", "pgbench", "init", "warmup"};
 
 struct Schemas {
   Schema<HardwareConfig> hardware;
@@ -23,6 +23,7 @@ struct Schemas {
   Schema<os::OsConfig> os;
   Schema<postgres::PostgresConfig> postgres;
   Schema<pgbench::PgbenchConfig> pgbench;
+  Schema<pgbench::InitConfig> init;       // the host's state after pgbench -i
   Schema<pgbench::PgbenchConfig> warmup;  // pgbench's, less scale
 
   // Setting names of one of kSections (empty for an unknown section).
@@ -39,6 +40,7 @@ void describe_device(Schema<disk::DeviceConfig>& s);
 void describe_os(Schema<os::OsConfig>& s);
 void describe_postgres(Schema<postgres::PostgresConfig>& s);
 void describe_pgbench(Schema<pgbench::PgbenchConfig>& s, bool with_scale);
+void describe_init(Schema<pgbench::InitConfig>& s);
 
 Schemas make_schemas();
 

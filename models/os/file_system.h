@@ -61,6 +61,13 @@ class FileSystem {
   virtual sim::Task<> fadvise_dontneed(OsTask& task, FileId file, std::int64_t block, std::int64_t count) = 0;
   // Truncates to 0 and forgets the cached pages (a removed WAL segment; a recycled one is kept).
   virtual void truncate(FileId file) = 0;
+
+  // What a buffered read or write of [block, block + count), done before the
+  // simulation starts and long since written back, left in the page cache:
+  // the blocks are cached, clean and referenced, and the LRU's own reclaim
+  // decides which earlier blocks gave way when they do not all fit. The
+  // history of a host (pgbench -i) replayed in order; no simulated time, no I/O.
+  virtual void access_before_start(FileId file, std::int64_t block, std::int64_t count) = 0;
 };
 
 }  // namespace ckptsim::os

@@ -297,3 +297,28 @@ void Kernel::truncate(FileId file) {
 }
 
 }  // namespace ckptsim::os
+
+// ---- the host's past ----
+
+namespace ckptsim::os {
+
+void Kernel::access_before_start(FileId file, std::int64_t block, std::int64_t count) {
+  Inode& in = inode(file);
+  if (block < 0 || count < 0 || block + count > in.size) {
+    throw std::invalid_argument("access_before_start " + in.name + ": blocks outside the file");
+  }
+  for (std::int64_t b = block; b < block + count; ++b) {
+    if (!cache_.access_idle(in, b)) return;  // nothing reclaimable: the page cache has no room at all
+  }
+}
+
+std::int64_t Kernel::cached_blocks(FileId file, std::int64_t block, std::int64_t count) const {
+  const Inode& in = cache_.inode(file);
+  std::int64_t n = 0;
+  for (std::int64_t b = std::max<std::int64_t>(block, 0); b < std::min(block + count, in.size); ++b) {
+    n += in.blocks[static_cast<std::size_t>(b)].has(kCached) ? 1 : 0;
+  }
+  return n;
+}
+
+}  // namespace ckptsim::os

@@ -77,6 +77,7 @@ class Kernel final : public FileSystem, private BioOwner {
   sim::Task<> sync_file_range(OsTask& task, FileId file, std::int64_t block, std::int64_t count) override;
   sim::Task<> fadvise_dontneed(OsTask& task, FileId file, std::int64_t block, std::int64_t count) override;
   void truncate(FileId file) override;
+  void access_before_start(FileId file, std::int64_t block, std::int64_t count) override;
 
   // system.csv: dirty_mb, writeback_mb, then iostat -x per device (data_, wal_).
   void add_system_columns(sim::Table& system);
@@ -91,6 +92,9 @@ class Kernel final : public FileSystem, private BioOwner {
   std::int64_t dirty_pages() const { return cache_.dirty() * kPagesPerBlock; }
   std::int64_t writeback_pages() const { return cache_.writeback() * kPagesPerBlock; }
   std::int64_t cached_pages() const { return cache_.cached() * kPagesPerBlock; }
+  std::int64_t page_cache_capacity_pages() const { return cache_.capacity() * kPagesPerBlock; }
+  // mincore(2) / fincore over blocks [block, block + count) of a file: how many are cached.
+  std::int64_t cached_blocks(FileId file, std::int64_t block, std::int64_t count) const;
   std::int64_t pages_written(WbReason reason) const {
     return wb_started_[static_cast<std::size_t>(reason)] * kPagesPerBlock;
   }

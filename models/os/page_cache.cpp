@@ -51,6 +51,16 @@ void PageCache::touch(CachedBlock& block) {
   block.flags |= kReferenced;
 }
 
+bool PageCache::access_idle(Inode& inode, std::int64_t b) {
+  CachedBlock& block = inode.blocks[static_cast<std::size_t>(b)];
+  if (!block.has(kCached)) {
+    if (!allocate(inode, b)) return false;
+    lru_add(block);
+  }
+  touch(block);
+  return true;
+}
+
 bool PageCache::reclaim_one() {
   for (;;) {
     if (inactive_.empty()) {

@@ -154,6 +154,11 @@ class PageCache {
   void release(Inode& inode, std::int64_t b);
   // A hit: mark_page_accessed.
   void touch(CachedBlock& block);
+  // A past buffered read or write of the block, completed and written back:
+  // a new block enters the inactive list (add_to_page_cache_lru), and either
+  // way the access marks it (mark_page_accessed). False if nothing could be
+  // reclaimed to make room.
+  bool access_idle(Inode& inode, std::int64_t b);
   // Puts a clean idle block on the inactive list; takes one off the lists.
   void lru_add(CachedBlock& block);
   void lru_remove(CachedBlock& block);

@@ -33,6 +33,20 @@ RelationId Relations::create(std::string name, std::int64_t blocks) {
   return id;
 }
 
+void Relations::access_before_start(RelationId rel_id, std::int64_t first, std::int64_t count) {
+  const Relation& r = rel(rel_id);
+  if (first < 0 || count < 0 || first + count > r.nblocks) {
+    throw std::invalid_argument(r.name + ": blocks outside the relation");
+  }
+  // Segment by segment, in block order, as one sequential pass over the files.
+  for (std::int64_t b = first; b < first + count;) {
+    const std::int64_t in_seg = b % kBlocksPerSegment;
+    const std::int64_t n = std::min(first + count - b, kBlocksPerSegment - in_seg);
+    fs_.access_before_start(segment(segment_of(rel_id, b)).file, in_seg, n);
+    b += n;
+  }
+}
+
 SegmentId Relations::add_segment(RelationId rel_id, std::int64_t segno, std::int64_t blocks) {
   const Relation& r = rel(rel_id);
   // base/<database oid>/<relfilenode>[.<segno>], as in PGDATA.

@@ -75,6 +75,9 @@ class Relations {
   sim::Task<SegmentId> extend(os::OsTask& task, RelationId rel);
   // mdsync / ProcessSyncRequests' fsync of one segment file.
   sim::Task<> fsync(os::OsTask& task, SegmentId seg);
+  // Blocks [first, first + count) of the relation as buffered I/O before the
+  // simulation started left them in the page cache (os::FileSystem::access_before_start).
+  void access_before_start(RelationId rel, std::int64_t first, std::int64_t count);
   // The writeback of a run of blocks of one segment (sync_file_range WRITE).
   sim::Task<> writeback(os::OsTask& task, SegmentId seg, std::int64_t first_block_in_seg, std::int64_t count);
 

@@ -17,7 +17,7 @@
 
 namespace ckptsim::postgres::testing {
 
-enum class Call { Read, Write, Fsync, Fdatasync, SyncFileRange, Fadvise };
+enum class Call { Read, Write, Fsync, Fdatasync, SyncFileRange, Fadvise, AccessBeforeStart };
 
 struct Record {
   sim::Time at;
@@ -67,6 +67,9 @@ class RecordingFileSystem : public os::FileSystem {
     return call(t, Call::Fadvise, f, block, count, 0);
   }
   void truncate(os::FileId f) override { files_[static_cast<std::size_t>(f)].blocks = 0; }
+  void access_before_start(os::FileId f, std::int64_t block, std::int64_t count) override {
+    records_.push_back(Record{sim_.now(), Call::AccessBeforeStart, 0, f, block, count});
+  }
 
   const std::vector<Record>& records() const { return records_; }
   void clear() { records_.clear(); }

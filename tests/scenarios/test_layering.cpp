@@ -128,7 +128,7 @@ TEST_CASE("errors name the layer a bad value came from") {
   dir.write("bad.json", R"({"os": {"vm.dirty_ratio": 101}, "grid": {}})");
   CHECK(errors_of({{"preset", {"bad.json"}}}, {}, dir.path()) ==
         std::vector<std::string>{"bad.json: /grid: unknown section (expected hardware, os, postgres, pgbench, "
-                                 "warmup, description)",
+                                 "init, warmup, description)",
                                  "bad.json: /os/vm.dirty_ratio: 101 is out of range (0..100)"});
 }
 

@@ -69,7 +69,7 @@ TEST_CASE("a top-level key that is not a section is an error with a suggestion")
   CHECK(errors_of({{"postgress", {{"shared_buffers", "1GB"}}}}) ==
         std::vector<std::string>{"/postgress: unknown section; did you mean postgres?"});
   CHECK(errors_of({{"zzz", 1}}) ==
-        std::vector<std::string>{"/zzz: unknown section (expected hardware, os, postgres, pgbench, warmup, grid, "
+        std::vector<std::string>{"/zzz: unknown section (expected hardware, os, postgres, pgbench, init, warmup, grid, "
                                  "seed, preset, description)"});
   CHECK(errors_of({{"postgres", "fast"}}) ==
         std::vector<std::string>{"/postgres: \"fast\" is not an object of settings"});
@@ -102,7 +102,7 @@ TEST_CASE("the normalised scenario lists every section and setting in declaratio
   const json resolved = load(json::object()).points.at(0).scenario.resolved;
   std::vector<std::string> sections;
   for (const auto& [key, value] : resolved.items()) sections.push_back(key);
-  CHECK(sections == std::vector<std::string>{"hardware", "devices", "os", "postgres", "pgbench", "warmup", "seed"});
+  CHECK(sections == std::vector<std::string>{"hardware", "devices", "os", "postgres", "pgbench", "init", "warmup", "seed"});
   const Schemas schemas = make_schemas();
   std::vector<std::string> pg_keys;
   for (const auto& [key, value] : resolved["postgres"].items()) pg_keys.push_back(key);
