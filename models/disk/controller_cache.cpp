@@ -4,12 +4,17 @@
 #include <algorithm>
 #include <iterator>
 #include <stdexcept>
+#include <cstdio>
 
 namespace ckptsim::disk {
 
 namespace {
 constexpr std::int64_t kMaxExtentBytes = 512 * 1024;  // a destage is at most one max_sectors_kb request
 constexpr int kExtentChunk = 4096;
+// WOW's initial thresholds and its steady rate below the low one.
+constexpr double kLowWatermark = 0.8;
+constexpr double kHighWatermark = 0.9;
+constexpr int kSteadyDestages = 4;
 }  // namespace
 
 // Orders extents against a bare sector, for lookups in the tree.
@@ -23,7 +28,8 @@ ControllerCache::ControllerCache(sim::Simulator& sim, const DeviceConfig& config
       config_(config),
       array_(std::move(array)),
       completions_(sim, [this](Command& c) { finished(c); }),
-      destage_depth_(std::max(1, array_->info().queue_depth * 3 / 4)) {
+      destage_depth_(std::max(1, array_->info().queue_depth * 3 / 4)),
+      flush_timer_(sim, [this] { periodic_flush(); }) {
   info_.queue_depth = static_cast<int>(config.controller_queue_depth);
   info_.queued_flush = true;
   info_.volatile_cache = false;  // battery-backed: nothing to lose on power failure
@@ -54,35 +60,63 @@ ControllerCache::Extent* ControllerCache::new_extent() {
   return e;
 }
 
-// Into the cache if there is room: absorbed by a rewrite of the same range,
-// merged onto an adjacent extent, or as a new extent.
+// Into the cache if there is room. The write joins the dirty extents it
+// overlaps or touches (XLogWrite rewrites the last partial WAL page with each
+// commit, so WAL writes overlap by a page) unless they are being destaged,
+// and only the bytes not cached yet count: a rewrite costs no room.
 bool ControllerCache::admit(const Command& w) {
-  if (dirty_bytes_ + w.bytes > config_.controller_cache) return false;
-  const std::int64_t end = w.end_sector();
+  std::int64_t first = w.sector, last = w.end_sector();
+  std::uint64_t epoch = flush_epoch_;
+  std::int64_t joined_bytes = 0;
   auto it = dirty_.lower_bound(w.sector, SectorLess());
-  for (auto same = it; same != dirty_.end() && same->sector == w.sector; ++same) {
-    if (!same->destaging && same->bytes == w.bytes) return true;
-  }
+  auto begin = it;
   if (it != dirty_.begin()) {
-    Extent& before = *std::prev(it);
-    if (!before.destaging && before.end_sector() == w.sector && before.bytes + w.bytes <= kMaxExtentBytes) {
-      before.bytes += w.bytes;
-      dirty_bytes_ += w.bytes;
-      return true;
-    }
+    auto before = std::prev(it);
+    if (!before->destaging && before->end_sector() >= first) begin = before;
   }
-  if (it != dirty_.end() && !it->destaging && it->sector == end && it->bytes + w.bytes <= kMaxExtentBytes) {
-    it->sector = w.sector;  // still between its neighbours: the tree order holds
-    it->bytes += w.bytes;
-    dirty_bytes_ += w.bytes;
-    return true;
+  auto end = begin;
+  for (; end != dirty_.end() && end->sector <= last; ++end) {
+    if (end->destaging) break;  // the data in flight stays an extent of its own
+  }
+  const auto span_of = [&](auto from) {
+    std::int64_t lo = first, hi = last;
+    for (auto x = from; x != end; ++x) {
+      lo = std::min(lo, x->sector);
+      hi = std::max(hi, x->end_sector());
+    }
+    return (hi - lo) * kSectorBytes;
+  };
+  if (span_of(begin) > kMaxExtentBytes && begin != end && begin->sector < w.sector) {
+    // Too long for one destage: the part the extent before holds is absorbed
+    // there, the rest joins what follows.
+    first = std::min(begin->end_sector(), last);
+    ++begin;
+    if (first == last) return true;
+  }
+  if (span_of(begin) > kMaxExtentBytes) begin = end = dirty_.end();  // keep the write apart
+  for (auto x = begin; x != end; ++x) {
+    first = std::min(first, x->sector);
+    last = std::max(last, x->end_sector());
+  }
+  for (auto x = begin; x != end; ++x) joined_bytes += x->bytes;
+  const std::int64_t added = (last - first) * kSectorBytes - joined_bytes;
+  if (dirty_bytes_ + added > config_.controller_cache) return false;
+  for (auto x = begin; x != end;) {
+    Extent& e = *x;
+    x = dirty_.erase(x);
+    epoch = std::min(epoch, e.epoch);
+    if (e.epoch == flush_epoch_) --fresh_;
+    free_extents_.push_back(&e);
   }
   Extent* e = new_extent();
-  e->sector = w.sector;
-  e->bytes = w.bytes;
+  e->sector = first;
+  e->bytes = (last - first) * kSectorBytes;
   e->destaging = false;
+  e->epoch = epoch;
+  if (epoch == flush_epoch_) ++fresh_;
+  if (!flush_timer_.pending()) flush_timer_.schedule_in(config_.controller_flush_interval);
   dirty_.insert(*e);
-  dirty_bytes_ += w.bytes;
+  dirty_bytes_ += added;
   return true;
 }
 
@@ -120,11 +154,28 @@ void ControllerCache::submit(Command& c) {
   pump();
 }
 
-ControllerCache::Extent* ControllerCache::next_for_destage() {
+void ControllerCache::periodic_flush() {
+  ++flush_epoch_;
+  fresh_ = 0;  // everything dirty now is due
+  pump();
+}
+
+int ControllerCache::wanted_destages() const {
+  const double full = static_cast<double>(dirty_bytes_) / static_cast<double>(config_.controller_cache);
+  if (full >= kHighWatermark) return destage_depth_;
+  if (full >= kLowWatermark) {
+    const double ramp = (full - kLowWatermark) / (kHighWatermark - kLowWatermark);
+    return std::max(kSteadyDestages, 1 + static_cast<int>(ramp * (destage_depth_ - 1)));
+  }
+  const auto due = static_cast<std::int64_t>(dirty_.size()) - destaging_ - fresh_;
+  return due > 0 ? std::min(kSteadyDestages, destage_depth_) : 0;
+}
+
+ControllerCache::Extent* ControllerCache::next_for_destage(bool fresh_too) {
   auto it = dirty_.lower_bound(cursor_, SectorLess());
   for (int pass = 0; pass < 2; ++pass) {
     for (; it != dirty_.end(); ++it) {
-      if (!it->destaging) return &*it;
+      if (!it->destaging && (fresh_too || it->epoch != flush_epoch_)) return &*it;
     }
     it = dirty_.begin();  // C-LOOK: back to the lowest sector
   }
@@ -146,9 +197,11 @@ void ControllerCache::pump() {
     array_->submit(child);
   }
   if (!reads_waiting_.empty()) return;  // reads first
-  while (destaging_ < destage_depth_ && !free_children_.empty() && array_->can_accept(Op::Write)) {
-    Extent* e = next_for_destage();
+  while (destaging_ < wanted_destages() && !free_children_.empty() && array_->can_accept(Op::Write)) {
+    const bool above_low = dirty_bytes_ >= static_cast<std::int64_t>(kLowWatermark * config_.controller_cache);
+    Extent* e = next_for_destage(above_low);
     if (e == nullptr) break;
+    if (e->epoch == flush_epoch_) --fresh_;
     e->destaging = true;
     cursor_ = e->end_sector();
     ++destaging_;

@@ -9,11 +9,23 @@
 // the controller's per-command overhead, and a FLUSH completes at once. The
 // cache destages dirty extents to the array behind it in elevator order
 // (C-LOOK: ascending sector from where the last destage ended, wrapping to
-// the lowest), keeping a few destage writes outstanding and leaving queue
-// slots for reads. Reads inside a dirty extent are cache hits; other reads
-// pass through, ahead of destages. When the dirty bytes reach the cache
-// size, writes wait (holding their queue slot) until destaging frees room:
-// under sustained random writes the array's destage rate sets the pace.
+// the lowest), leaving queue slots for reads. Reads inside a dirty extent are
+// cache hits; other reads pass through, ahead of destages. When the dirty
+// bytes reach the cache size, writes wait (holding their queue slot) until
+// destaging frees room: under sustained random writes the array's destage
+// rate sets the pace.
+//
+// When to destage (Gill & Modha, "WOW: Wise Ordering for Writes", FAST 2005,
+// section IV-E, linear threshold scheduling; the high/low watermark flushing
+// of storage arrays): below a low watermark of 80% of the cache, only data
+// older than the last periodic flush is destaged, at a slow steady 4
+// outstanding writes (LSI MegaRAID's "cache flush interval", 4 s by default:
+// controller_flush_interval); from 80% to 90% the number of outstanding
+// destages grows linearly, and at 90% and above the array gets as many as it
+// takes (3/4 of its queue). Holding writes that long is what lets the cache
+// absorb rewrites (a WAL page written again at every commit is destaged once
+// per flush, not once per commit) and merge sequential writes into 512 kB
+// destages.
 //
 // Adjacent writes are merged into one extent up to 512 kB and a rewrite of
 // the same range is absorbed, so the cache also coalesces. Extents live in
@@ -35,6 +47,7 @@
 #include "models/disk/device.h"
 #include "models/disk/device_config.h"
 #include "sim/simulator.h"
+#include "sim/timer.h"
 
 namespace ckptsim::disk {
 
@@ -49,6 +62,8 @@ class ControllerCache final : public Device, private CommandOwner {
   int outstanding() const override { return outstanding_; }
 
   std::int64_t dirty_bytes() const { return dirty_bytes_; }
+  std::int64_t dirty_extents() const { return static_cast<std::int64_t>(dirty_.size()); }
+  int destages_in_flight() const { return destaging_; }
   Device& array() { return *array_; }
 
  private:
@@ -56,6 +71,7 @@ class ControllerCache final : public Device, private CommandOwner {
     std::int64_t sector = 0;
     std::int64_t bytes = 0;
     bool destaging = false;
+    std::uint64_t epoch = 0;  // the periodic flush pass during which it was created
     std::int64_t end_sector() const { return sector + bytes / kSectorBytes; }
     friend bool operator<(const Extent& a, const Extent& b) { return a.sector < b.sector; }
   };
@@ -73,7 +89,9 @@ class ControllerCache final : public Device, private CommandOwner {
   bool covered(const Command& read) const;
   Extent* new_extent();
   void pump();  // send waiting reads, then destages, while the array has room
-  Extent* next_for_destage();
+  int wanted_destages() const;  // linear threshold scheduling
+  Extent* next_for_destage(bool fresh_too);
+  void periodic_flush();
   void command_completed(Command& child) override;
   void finished(Command& c);
 
@@ -92,7 +110,10 @@ class ControllerCache final : public Device, private CommandOwner {
   std::vector<Child> children_;
   std::vector<Child*> free_children_;
   int destaging_ = 0;
-  int destage_depth_;
+  int destage_depth_;          // at and above the high watermark
+  std::uint64_t flush_epoch_ = 0;
+  std::int64_t fresh_ = 0;     // extents not destaging, created since the last periodic flush
+  sim::Timer flush_timer_;     // armed while fresh data waits for the next periodic flush
 
   CommandList reads_waiting_;   // reads the array cannot take yet
   CommandList writes_waiting_;  // writes waiting for cache room

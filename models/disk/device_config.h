@@ -31,6 +31,7 @@ struct DeviceConfig {
   sim::Bytes controller_cache = 0;                   // battery-backed write-back cache; 0 = no controller
   sim::Duration controller_overhead = 50 * sim::kMicrosecond;  // per command through the controller
   std::int64_t controller_queue_depth = 256;         // commands the controller accepts from the host
+  sim::Duration controller_flush_interval = 4 * sim::kSecond;  // periodic destage of older dirty data (LSI default)
 
   // Host interface (both kinds).
   std::int64_t queue_depth = 31;                     // NCQ tags usable, SAS queue depth, NVMe queue size

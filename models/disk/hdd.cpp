@@ -124,7 +124,8 @@ sim::Duration Hdd::positioning_time(std::int64_t sector, bool write, sim::Time t
   } else if (target.track != head_track_) {
     move = config_.head_switch;
   }
-  if (write) move += config_.write_settle;
+  // A write settles the head after the arm or the head has moved; on the same track it is already on track.
+  if (write && move > 0) move += config_.write_settle;
   return move + rotational_wait(sector * kSectorBytes, t + move);
 }
 

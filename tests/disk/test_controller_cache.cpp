@@ -114,3 +114,72 @@ TEST_CASE("bbwc: a read of data still in the cache is a hit; other reads reach t
   CHECK(hit.device_end - hit.device_start == c.controller_overhead);
   CHECK(miss.device_end - miss.device_start > sim::kMillisecond);  // a seek on a disk
 }
+
+namespace {
+// Submits one write of [sector, sector + bytes), as soon as the controller has a free tag.
+void write_at(sim::Simulator& sim, ControllerCache& controller, Command& w, testing::Sink& owner, std::int64_t sector,
+              std::int64_t bytes) {
+  w.op = Op::Write;
+  w.sector = sector;
+  w.bytes = bytes;
+  w.owner = &owner;
+  while (!controller.can_accept(Op::Write)) sim.run_until(sim.now() + 10 * sim::kMicrosecond);
+  controller.submit(w);
+}
+}  // namespace
+
+TEST_CASE("bbwc: WAL writes that rewrite the last page join one extent and take no room twice") {
+  sim::Simulator sim;
+  auto device = make_device(sim, testing::preset("raid1-hdd-7200-bbwc"), 1, "sda");
+  auto& controller = dynamic_cast<ControllerCache&>(*device);
+  testing::Sink owner;
+  // XLogWrite from the start of the partial page: [0, 16 kB), [8 kB, 24 kB), [16 kB, 32 kB), ...
+  std::vector<Command> writes(100);
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    write_at(sim, controller, writes[i], owner, static_cast<std::int64_t>(i) * 16, 16384);
+    sim.run_until(sim.now() + sim::kMillisecond);
+  }
+  CHECK(owner.done.size() == 100);
+  CHECK(controller.dirty_bytes() == 101 * 8192);  // 808 kB of WAL, each page counted once
+  CHECK(controller.dirty_extents() == 2);         // 512 kB is one destage: the rest starts a second
+}
+
+TEST_CASE("bbwc: below the low watermark data stays in the cache until the periodic flush") {
+  sim::Simulator sim;
+  const DeviceConfig c = testing::preset("raid1-hdd-7200-bbwc");
+  auto device = make_device(sim, c, 1, "sda");
+  auto& controller = dynamic_cast<ControllerCache&>(*device);
+  testing::Sink owner;
+  Command w;
+  write_at(sim, controller, w, owner, 1000, 8192);
+  sim.run_until(c.controller_flush_interval - sim::kMillisecond);
+  CHECK(controller.dirty_bytes() == 8192);  // not destaged: a rewrite would be absorbed
+  Command again;
+  write_at(sim, controller, again, owner, 1000, 8192);
+  sim.run_until(c.controller_flush_interval - sim::kMicrosecond);
+  CHECK(controller.dirty_bytes() == 8192);
+  sim.run_until(c.controller_flush_interval + 100 * sim::kMillisecond);
+  CHECK(controller.dirty_bytes() == 0);  // the flush pass destaged it once
+}
+
+TEST_CASE("bbwc: above the high watermark destages go full speed, below it they stop") {
+  sim::Simulator sim;
+  DeviceConfig c = testing::preset("raid1-hdd-7200-bbwc");
+  c.controller_cache = 8 * sim::kMiB;
+  c.controller_flush_interval = 3600 * sim::kSecond;  // no periodic flush in this test
+  auto device = make_device(sim, c, 1, "sda");
+  auto& controller = dynamic_cast<ControllerCache&>(*device);
+  testing::Sink owner;
+  // 960 scattered 8 kB writes: 7.5 MB, 94% of the cache.
+  std::vector<Command> writes(960);
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    write_at(sim, controller, writes[i], owner, static_cast<std::int64_t>(i) * 100000, 8192);
+  }
+  CHECK(controller.destages_in_flight() == 23);  // 3/4 of the disks' 31 tags
+  sim.run_until(10 * sim::kSecond);
+  // Destaging stopped at the low watermark (80%), give or take the writes in flight.
+  const double full = static_cast<double>(controller.dirty_bytes()) / static_cast<double>(c.controller_cache);
+  CHECK(full < 0.8);
+  CHECK(full > 0.77);
+  CHECK(controller.destages_in_flight() == 0);
+}
