@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <iterator>
 #include <stdexcept>
-#include <cstdio>
 
 namespace ckptsim::disk {
 
@@ -65,42 +64,43 @@ ControllerCache::Extent* ControllerCache::new_extent() {
 // commit, so WAL writes overlap by a page) unless they are being destaged,
 // and only the bytes not cached yet count: a rewrite costs no room.
 bool ControllerCache::admit(const Command& w) {
-  std::int64_t first = w.sector, last = w.end_sector();
-  std::uint64_t epoch = flush_epoch_;
-  std::int64_t joined_bytes = 0;
-  auto it = dirty_.lower_bound(w.sector, SectorLess());
-  auto begin = it;
-  if (it != dirty_.begin()) {
-    auto before = std::prev(it);
+  std::int64_t first = w.sector;
+  const std::int64_t last = w.end_sector();
+  // The run of extents the write joins: the one before if it reaches the
+  // write, then those that start inside or right after it.
+  auto begin = dirty_.lower_bound(first, SectorLess());
+  if (begin != dirty_.begin()) {
+    auto before = std::prev(begin);
     if (!before->destaging && before->end_sector() >= first) begin = before;
   }
   auto end = begin;
-  for (; end != dirty_.end() && end->sector <= last; ++end) {
-    if (end->destaging) break;  // the data in flight stays an extent of its own
-  }
-  const auto span_of = [&](auto from) {
+  while (end != dirty_.end() && end->sector <= last && !end->destaging) ++end;  // data in flight stays apart
+  const auto span = [&](auto from) {
     std::int64_t lo = first, hi = last;
     for (auto x = from; x != end; ++x) {
       lo = std::min(lo, x->sector);
       hi = std::max(hi, x->end_sector());
     }
-    return (hi - lo) * kSectorBytes;
+    return std::pair{lo, hi};
   };
-  if (span_of(begin) > kMaxExtentBytes && begin != end && begin->sector < w.sector) {
+  const auto too_long = [](std::pair<std::int64_t, std::int64_t> r) {
+    return (r.second - r.first) * kSectorBytes > kMaxExtentBytes;
+  };
+  if (begin != end && begin->sector < w.sector && too_long(span(begin))) {
     // Too long for one destage: the part the extent before holds is absorbed
     // there, the rest joins what follows.
     first = std::min(begin->end_sector(), last);
     ++begin;
     if (first == last) return true;
   }
-  if (span_of(begin) > kMaxExtentBytes) begin = end = dirty_.end();  // keep the write apart
-  for (auto x = begin; x != end; ++x) {
-    first = std::min(first, x->sector);
-    last = std::max(last, x->end_sector());
-  }
+  if (too_long(span(begin))) begin = end = dirty_.end();  // keep the write apart
+  const auto [lo, hi] = span(begin);
+  std::int64_t joined_bytes = 0;
   for (auto x = begin; x != end; ++x) joined_bytes += x->bytes;
-  const std::int64_t added = (last - first) * kSectorBytes - joined_bytes;
+  const std::int64_t added = (hi - lo) * kSectorBytes - joined_bytes;
   if (dirty_bytes_ + added > config_.controller_cache) return false;
+
+  std::uint64_t epoch = flush_epoch_;  // the merged extent is as old as its oldest part
   for (auto x = begin; x != end;) {
     Extent& e = *x;
     x = dirty_.erase(x);
@@ -109,8 +109,8 @@ bool ControllerCache::admit(const Command& w) {
     free_extents_.push_back(&e);
   }
   Extent* e = new_extent();
-  e->sector = first;
-  e->bytes = (last - first) * kSectorBytes;
+  e->sector = lo;
+  e->bytes = (hi - lo) * kSectorBytes;
   e->destaging = false;
   e->epoch = epoch;
   if (epoch == flush_epoch_) ++fresh_;
@@ -160,8 +160,12 @@ void ControllerCache::periodic_flush() {
   pump();
 }
 
+double ControllerCache::occupancy() const {
+  return static_cast<double>(dirty_bytes_) / static_cast<double>(config_.controller_cache);
+}
+
 int ControllerCache::wanted_destages() const {
-  const double full = static_cast<double>(dirty_bytes_) / static_cast<double>(config_.controller_cache);
+  const double full = occupancy();
   if (full >= kHighWatermark) return destage_depth_;
   if (full >= kLowWatermark) {
     const double ramp = (full - kLowWatermark) / (kHighWatermark - kLowWatermark);
@@ -198,8 +202,7 @@ void ControllerCache::pump() {
   }
   if (!reads_waiting_.empty()) return;  // reads first
   while (destaging_ < wanted_destages() && !free_children_.empty() && array_->can_accept(Op::Write)) {
-    const bool above_low = dirty_bytes_ >= static_cast<std::int64_t>(kLowWatermark * config_.controller_cache);
-    Extent* e = next_for_destage(above_low);
+    Extent* e = next_for_destage(occupancy() >= kLowWatermark);
     if (e == nullptr) break;
     if (e->epoch == flush_epoch_) --fresh_;
     e->destaging = true;

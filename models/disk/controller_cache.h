@@ -27,10 +27,10 @@
 // per flush, not once per commit) and merge sequential writes into 512 kB
 // destages.
 //
-// Adjacent writes are merged into one extent up to 512 kB and a rewrite of
-// the same range is absorbed, so the cache also coalesces. Extents live in
-// an intrusive tree by sector, taken from a pool that grows in chunks and is
-// never freed: no allocation per command once warm.
+// Overlapping and adjacent writes are merged into one extent up to 512 kB and
+// a rewrite of cached data takes no room, so the cache also coalesces.
+// Extents live in an intrusive tree by sector, taken from a pool that grows
+// in chunks and is never freed: no allocation per command once warm.
 //
 // Left out: read caching and read-ahead in the controller, the battery's
 // learn cycles (write-through while charging), the controller's own RAID
@@ -89,6 +89,7 @@ class ControllerCache final : public Device, private CommandOwner {
   bool covered(const Command& read) const;
   Extent* new_extent();
   void pump();  // send waiting reads, then destages, while the array has room
+  double occupancy() const;     // dirty bytes / cache size
   int wanted_destages() const;  // linear threshold scheduling
   Extent* next_for_destage(bool fresh_too);
   void periodic_flush();
