@@ -296,11 +296,7 @@ void Kernel::truncate(FileId file) {
   in.datasync_tid = running_tid_;
 }
 
-}  // namespace ckptsim::os
-
 // ---- the host's past ----
-
-namespace ckptsim::os {
 
 void Kernel::access_before_start(FileId file, std::int64_t block, std::int64_t count) {
   Inode& in = inode(file);
