@@ -62,6 +62,16 @@ void BufferPool::erase(const BufferTag& tag) {
   table_[hole] = Slot{};
 }
 
+void BufferPool::retag(BufferId id, const BufferTag& tag) {
+  BufferDesc& b = desc(id);
+  if (b.tag_valid) erase(b.tag);
+  b.tag = tag;
+  b.tag_valid = true;
+  b.dirty = b.just_dirtied = b.checkpoint_needed = false;
+  b.usage_count = 1;
+  insert(tag, id);
+}
+
 void BufferPool::pin(BufferId id, bool bump) noexcept {
   BufferDesc& b = desc(id);
   ++b.refcount;

@@ -76,6 +76,10 @@ class BufferPool {
   BufferId lookup(const BufferTag& tag) const noexcept;
   void insert(const BufferTag& tag, BufferId id);
   void erase(const BufferTag& tag);
+  // BufferAlloc's retagging of a claimed victim: the old mapping removed, the
+  // new one entered, clean, with usage_count 1. The caller sets valid and
+  // io_in_progress.
+  void retag(BufferId id, const BufferTag& tag);
 
   // PinBuffer: usage_count + 1 (capped) unless `bump` is false (a victim being claimed).
   void pin(BufferId id, bool bump = true) noexcept;

@@ -25,14 +25,9 @@ sim::Task<BufferId> BufferManager::read_buffer(PgProc& proc, RelationId rel, std
       continue;
     }
     BufferDesc& b = pool_.desc(victim);
-    if (b.tag_valid) pool_.erase(b.tag);
-    b.tag = tag;
-    b.tag_valid = true;
+    pool_.retag(victim, tag);
     b.valid = new_page;
     b.io_in_progress = !new_page;
-    b.dirty = b.just_dirtied = b.checkpoint_needed = false;
-    b.usage_count = 1;
-    pool_.insert(tag, victim);
     ++stats_.blks_read;
     if (!new_page) {
       co_await rels_.read(*proc.task, rel, block);

@@ -17,11 +17,8 @@ std::int64_t pg_prewarm_buffer(BufferPool& pool, Relations& rels, RelationId rel
       if (b.dirty || b.io_in_progress || b.refcount != 0) {
         throw std::logic_error("pg_prewarm before start needs a clean, idle buffer pool");
       }
-      if (b.tag_valid) pool.erase(b.tag);
-      b.tag = tag;
-      b.tag_valid = b.valid = true;
-      b.usage_count = 1;  // BufferAlloc's initial count; the release leaves it
-      pool.insert(tag, victim);
+      pool.retag(victim, tag);  // usage_count 1, which the release leaves
+      b.valid = true;
     }
     rels.access_before_start(rel, block, 1);
   }
