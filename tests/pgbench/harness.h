@@ -4,9 +4,11 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "models/disk/make_device.h"
 #include "models/os/kernel.h"
+#include "models/pgbench/init.h"
 #include "models/pgbench/pgbench.h"
 #include "models/pgbench/tables.h"
 #include "models/postgres/server.h"
@@ -24,13 +26,16 @@ inline disk::DeviceConfig fast_ssd() {
   return d;
 }
 
+// With `init`, the host starts as after pgbench -i (pgbench::start_state); without, its page cache is empty.
 struct Machine {
-  explicit Machine(int cpus = 8, std::int64_t scale = 1, postgres::PostgresConfig pg = {})
+  explicit Machine(int cpus = 8, std::int64_t scale = 1, postgres::PostgresConfig pg = {},
+                   sim::Bytes ram = 4 * sim::kGiB, std::optional<pgbench::InitConfig> init = std::nullopt)
       : cores(sim, cpus),
         device(disk::make_device(sim, fast_ssd(), 1, "data")),
-        kernel(sim, os::OsConfig{}, os::Memory{4 * sim::kGiB, pg.shared_buffers}, *device, nullptr, 1),
+        kernel(sim, os::OsConfig{}, os::Memory{ram, pg.shared_buffers}, *device, nullptr, 1),
         server(sim, cores, kernel, pg, 1),
         tables(server, scale) {
+    if (init) pgbench::start_state(server, tables, *init);
     server.start();
   }
   // Runs one pgbench invocation to its end and returns it.

@@ -2,7 +2,6 @@
 // after a restart, and the init section's drop_caches and pg_prewarm.
 #include <doctest/doctest.h>
 
-#include "models/pgbench/init.h"
 #include "tests/pgbench/harness.h"
 
 using namespace ckptsim;
@@ -11,15 +10,9 @@ using namespace ckptsim::pgbench;
 namespace {
 
 // A machine of `ram` whose pgbench tables at `scale` were just initialised.
-struct Host {
-  Host(sim::Bytes ram, std::int64_t scale, InitConfig init)
-      : cores(sim, 4),
-        device(disk::make_device(sim, testing::fast_ssd(), 1, "data")),
-        kernel(sim, os::OsConfig{}, os::Memory{ram, pg.shared_buffers}, *device, nullptr, 1),
-        server(sim, cores, kernel, pg, 1),
-        tables(server, scale) {
-    start_state(server, tables, init);
-  }
+struct Host : testing::Machine {
+  Host(sim::Bytes ram, std::int64_t scale, InitConfig init) : Machine(4, scale, {}, ram, init) {}
+
   // Blocks of the relation in the page cache (fincore).
   std::int64_t cached(postgres::RelationId rel, std::int64_t first, std::int64_t count) {
     postgres::Relations& rels = server.relations();
@@ -37,14 +30,6 @@ struct Host {
     for (postgres::BufferId b = 0; b < server.buffer_pool().size(); ++b) n += server.buffer_pool().desc(b).valid ? 1 : 0;
     return n;
   }
-
-  postgres::PostgresConfig pg;
-  sim::Simulator sim;
-  sim::Resource cores;
-  std::unique_ptr<disk::Device> device;
-  os::Kernel kernel;
-  postgres::Server server;
-  PgbenchTables tables;
 };
 
 }  // namespace
