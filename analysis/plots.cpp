@@ -125,6 +125,39 @@ std::string system_panel(const std::vector<std::string>& header, const std::vect
   return text + "\n";
 }
 
+// The wait-event panel: average active sessions per wait event (seconds of
+// backend time per second) as a stacked area, CPU at the bottom, as database
+// tools draw it. Idle sessions (Client:ClientRead) are not active and are left
+// out, and so are events that never occurred in the run.
+std::string waits_panel(const std::filesystem::path& waits_csv) {
+  const CsvTable waits = read_csv(waits_csv);
+  if (waits.column("time_s") != 0 || waits.rows.empty()) return {};
+  std::vector<std::string> stack;
+  for (std::size_t c = 1; c < waits.header.size(); ++c) {
+    if (waits.header[c] == "Client:ClientRead") continue;
+    double total = 0;
+    for (const auto& row : waits.rows) total += std::strtod(row[c].c_str(), nullptr);
+    if (total > 0) stack.push_back(waits.header[c]);
+  }
+  if (stack.empty()) return {};
+  // The first row's time_s is the interval length (rows count from 0).
+  std::string text = fmt::format(
+      "set title 'wait events: average active sessions (Client:ClientRead left out)'\n"
+      "set ylabel 'sessions'\nset key outside below horizontal\n"
+      "stats 'waits.csv' using (column(\"time_s\")) every ::0::0 nooutput\niv = STATS_min\nplot ");
+  std::string sum;
+  std::vector<std::string> layers;
+  for (const std::string& column : stack) {
+    if (!sum.empty()) sum += '+';
+    sum += fmt::format("column(\"{}\")", column);
+    layers.push_back(fmt::format("'waits.csv' using (column(\"time_s\")):(({})/iv) with filledcurves x1 title {}", sum,
+                                 gp_quote(column)));
+  }
+  // Tallest first, so that each smaller sum is drawn over it.
+  for (std::size_t i = layers.size(); i-- > 0;) text += layers[i] + (i > 0 ? ", \\\n     " : "\n");
+  return text + "set key default\nset key autotitle columnhead\n";
+}
+
 // p relative to folder when it lies below it, so the script does not carry this machine's paths.
 std::string relative_to(const std::filesystem::path& p, const std::filesystem::path& folder) {
   const auto rel = std::filesystem::absolute(p).lexically_normal().lexically_relative(
@@ -149,7 +182,8 @@ void plot_run(const std::filesystem::path& run_dir, const std::string& title) {
   }
   std::vector<std::string> outputs = {"tps.png", "tps.svg"};
 
-  std::string memory_panel, queue_panel;
+  std::string memory_panel, queue_panel, wait_panel;
+  if (std::filesystem::exists(run_dir / "waits.csv")) wait_panel = waits_panel(run_dir / "waits.csv");
   const auto system_csv = run_dir / "system.csv";
   if (std::filesystem::exists(system_csv)) {
     const auto header = read_csv_header(system_csv);
@@ -158,7 +192,7 @@ void plot_run(const std::filesystem::path& run_dir, const std::string& title) {
       queue_panel = system_panel(header, {"data_aqu_sz", "wal_aqu_sz"}, "disk queue", "aqu-sz");
     }
   }
-  const bool system_plot = !memory_panel.empty() || !queue_panel.empty();
+  const bool system_plot = !memory_panel.empty() || !queue_panel.empty() || !wait_panel.empty();
   if (system_plot) outputs.push_back("system.png");
 
   std::string script = preamble("tps over time of one run", fmt::format("{}", fmt::join(outputs, ", ")));
@@ -168,12 +202,12 @@ void plot_run(const std::filesystem::path& run_dir, const std::string& title) {
   script += terminal("svg", kHeight, "tps.svg");
   script += "replot\nunset output\n";
   if (system_plot) {
-    const int panels = 1 + !memory_panel.empty() + !queue_panel.empty();
+    const int panels = 1 + !memory_panel.empty() + !queue_panel.empty() + !wait_panel.empty();
     script += "\n# tps above what the kernel and the disk were doing at the same time.\n";
     script += terminal("pngcairo", kPanelHeight * panels, "system.png");
     script += fmt::format("set multiplot layout {},1 title {}\n", panels, gp_quote(title));
     script += "set title 'tps'\nset ylabel 'tps'\nplot " + series_of("progress.csv", "tps", "") + "\n";
-    script += memory_panel + queue_panel;
+    script += memory_panel + queue_panel + wait_panel;
     script += "unset multiplot\nunset output\n";
   }
   write_file_atomically(run_dir / "plot.gp", script);

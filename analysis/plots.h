@@ -40,7 +40,8 @@ struct PlotSeries {
 
 // run_dir/plot.gp, tps.png and tps.svg from run_dir/progress.csv (columns
 // time_s, tps); system.png when run_dir/system.csv has time_s and any of
-// dirty_mb, writeback_mb, aqu_sz (tps, memory and queue panels, stacked).
+// dirty_mb, writeback_mb, aqu_sz (tps, memory and queue panels, stacked),
+// with a panel of wait events as average active sessions when run_dir/waits.csv exists.
 // Throws std::runtime_error if progress.csv is missing or lacks the columns.
 void plot_run(const std::filesystem::path& run_dir, const std::string& title);
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/aggregate_log.h"
+#include "cli/backend_waits.h"
 #include "cli/machine.h"
 #include "cli/run_summary.h"
 #include "cli/table_csv.h"
@@ -106,8 +107,13 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   sim::Table& system = sampler.table("system");
   m.kernel.add_system_columns(system);
   m.server.add_system_columns(system);
+  BackendWaits waits(bench.backends());
+  waits.add_wait_columns(sampler.table("waits"));
+  waits.add_layer_columns(sampler.table("io_layers"));
   TableCsv progress_csv(progress, dir / "progress.csv");
   TableCsv system_csv(system, dir / "system.csv");
+  TableCsv waits_csv(sampler.table("waits"), dir / "waits.csv");
+  TableCsv io_layers_csv(sampler.table("io_layers"), dir / "io_layers.csv");
   std::optional<AggregateLog> aggregate_log;
   if (load.aggregate_interval > 0) aggregate_log.emplace(sim, dir / "pgbench_log.1", stats, origin, load.aggregate_interval);
 
@@ -122,6 +128,8 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
 
   progress_csv.commit();
   system_csv.commit();
+  waits_csv.commit();
+  io_layers_csv.commit();
   m.log.commit();
   if (aggregate_log) aggregate_log->commit();
 
@@ -136,7 +144,8 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
                                                   total.late);
   outcome.events = static_cast<std::int64_t>(sim.events_processed());
   outcome.simulated_seconds = sim::to_seconds(finished);
-  const MeasuredRun run{total, measured_s, report};
+  const nlohmann::ordered_json wait_totals = waits.summary_json();
+  const MeasuredRun run{total, measured_s, report, wait_totals};
   write_summary(dir, sc, run, outcome, m);
   outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   write_perf(dir, outcome, run);

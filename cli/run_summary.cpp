@@ -47,6 +47,7 @@ void write_summary(const std::filesystem::path& dir, const scenarios::Scenario& 
                         {"duration_s", run.duration_s},
                         {"report", run.report}};
   summary["stability"] = stability_json(outcome.stability);
+  summary["waits"] = run.waits;
   // Named first: iterating items() of a temporary would dangle.
   const json server_views = machine.server.summary_json(), kernel_views = machine.kernel.summary_json();
   for (const auto& [key, value] : server_views.items()) summary[key] = value;

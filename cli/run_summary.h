@@ -12,12 +12,15 @@
 #include "cli/run_point.h"
 #include "models/pgbench/transaction_stats.h"
 
+#include <nlohmann/json.hpp>
+
 namespace ckptsim::cli {
 
 struct MeasuredRun {
   const pgbench::TransactionSums& total;
   double duration_s;
   const std::string& report;  // pgbench's final summary text
+  const nlohmann::ordered_json& waits;  // BackendWaits::summary_json
 };
 
 void write_summary(const std::filesystem::path& dir, const scenarios::Scenario& scenario, const MeasuredRun& run,

@@ -11,6 +11,7 @@ Simulator::~Simulator() {
   // Frames may still be suspended anywhere (a sleep, a wait list, a task).
   // Destroying one runs the destructors of its locals, which may touch this
   // Simulator (a Timer in the frame), so the members are still alive here.
+  tearing_down_ = true;
   while (!processes_.empty()) {
     Process::promise_type& promise = processes_.front();
     processes_.pop_front();

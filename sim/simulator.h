@@ -57,6 +57,9 @@ class Simulator {
   // Makes run()/run_until() return after the current event.
   void stop() noexcept { stopped_ = true; }
   bool stopped() const noexcept { return stopped_; }
+  // True while the destructor destroys unfinished frames: their locals must
+  // not touch objects that the processes used, which may be gone already.
+  bool tearing_down() const noexcept { return tearing_down_; }
 
   class SleepAwaiter {
    public:
@@ -119,6 +122,7 @@ class Simulator {
   std::uint64_t sequence_ = 0;
   std::uint64_t events_processed_ = 0;
   bool stopped_ = false;
+  bool tearing_down_ = false;
   std::exception_ptr failure_;  // set by a process whose body threw
   EventQueue queue_;
   ProcessList processes_;

@@ -33,6 +33,8 @@ struct Bio;
 class BioOwner {
  public:
   virtual void bio_done(Bio& bio) = 0;
+  // The bio's request went to the device (for the owner's own accounting).
+  virtual void bio_dispatched(Bio& /*bio*/) {}
 
  protected:
   ~BioOwner() = default;

@@ -210,9 +210,10 @@ void BlockQueue::init_request(Request& rq, Bio& bio) {
   rq.bios.push_back(bio);
 }
 
-sim::Task<> BlockQueue::submit_bio(Bio& bio, Plug* plug) {
+sim::Task<> BlockQueue::submit_bio(Bio& bio, Plug* plug, sim::StateClock<IoLayer>* layers) {
   if (try_submit(bio, plug)) co_return;
   if (plug != nullptr) unplug(*plug);
+  const sim::StateScope<IoLayer> waiting(layers, IoLayer::RequestSlot);
   submit_into(co_await get_request(bio.sync), bio, plug);
 }
 
@@ -286,6 +287,7 @@ void BlockQueue::run_queue() {
     if (rq == nullptr) break;
     merge_index_.erase(merge_index_.iterator_to(*rq));
     rq->state = RequestState::Dispatched;
+    for (Bio& bio : rq->bios) bio.owner->bio_dispatched(bio);
     device_.submit(*rq);
   }
   running_ = false;

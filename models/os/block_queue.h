@@ -39,9 +39,11 @@
 #include "models/os/bio.h"
 #include "models/os/diskstats.h"
 #include "models/os/elevator.h"
+#include "models/os/io_layer.h"
 #include "models/os/os_config.h"
 #include "sim/process.h"
 #include "sim/simulator.h"
+#include "sim/state_clock.h"
 #include "sim/wait_list.h"
 
 namespace ckptsim::os {
@@ -97,8 +99,9 @@ class BlockQueue final : public disk::CommandOwner, public ElevatorHost {
   // Starts `rq` (from get_request) with `bio` as its only bio.
   void submit_into(Request& rq, Bio& bio, Plug* plug);
   // submit_bio as a task: try_submit, or flush the plug (the task is about to
-  // sleep) and wait for a request of the bio's class.
-  sim::Task<> submit_bio(Bio& bio, Plug* plug);
+  // sleep) and wait for a request of the bio's class, in the submitter's
+  // request_slot layer (`layers`: its clock, if anyone keeps one).
+  sim::Task<> submit_bio(Bio& bio, Plug* plug, sim::StateClock<IoLayer>* layers = nullptr);
 
   // blk_finish_plug / flush on sleep: the plugged requests enter the elevator.
   void unplug(Plug& plug);

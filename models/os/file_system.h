@@ -16,7 +16,9 @@
 #include <string>
 #include <string_view>
 
+#include "models/os/io_layer.h"
 #include "sim/process.h"
+#include "sim/state_clock.h"
 #include "sim/time.h"
 
 namespace ckptsim::os {
@@ -31,6 +33,8 @@ enum class Volume : std::uint8_t { Data, Wal };
 struct OsTask {
   int pid = 0;
   std::string name;  // "checkpointer", "backend 3", ...
+  // Where its time inside system calls went (io_layer.h), kept by the kernel.
+  sim::StateClock<IoLayer> io_layers;
   // Per-task state of the kernel (dirty throttling debt, plug list) lives in
   // the kernel model, indexed by pid.
 };

@@ -70,11 +70,16 @@ sim::Task<> Kernel::sync_inode(OsTask& task, Inode& in, bool datasync) {
   Plug plug;
   co_await write_pages(in, 0, in.size, INT64_MAX, SyncMode::All, false, WbReason::Fsync, task.pid, plug);
   bdis_[static_cast<std::size_t>(in.bdi)]->queue->unplug(plug);
-  while (in.nr_writeback > 0) co_await in.writeback_wait.wait();
+  while (in.nr_writeback > 0) {
+    const auto held = in_layer(&task, writeback_layer(in));
+    co_await in.writeback_wait.wait();
+  }
   const std::uint64_t changed = datasync ? in.datasync_tid : in.sync_tid;
   if (changed > committed_tid_ && config_.journal_commit_bytes > 0) {
+    const auto held = in_layer(&task, IoLayer::Journal);
     co_await journal_commit(task);
   } else {
+    const auto held = in_layer(&task, IoLayer::Device);
     co_await bdis_[static_cast<std::size_t>(in.bdi)]->queue->flush();
   }
   ++fsyncs_;

@@ -62,6 +62,7 @@ OsTask& Kernel::new_task(std::string name) {
   OsTask& task = tasks_.emplace_back();
   task.pid = static_cast<int>(tasks_.size());  // pid 0 is the kernel's own threads
   task.name = std::move(name);
+  task.io_layers = sim::StateClock<IoLayer>(sim_, IoLayer::None);
   task_states_.resize(tasks_.size() + 1);
   return task;
 }
@@ -116,6 +117,7 @@ void Kernel::bio_done(Bio& bio) {
   const std::int64_t blocks = bio.bytes / kBlockBytes;
   for (std::int64_t b = bio.first_block; b < bio.first_block + blocks; ++b) {
     CachedBlock& block = in.blocks[static_cast<std::size_t>(b)];
+    block.flags = static_cast<std::uint8_t>(block.flags & ~kAtDevice);
     if (bio.op == disk::Op::Read) {
       block.flags = static_cast<std::uint8_t>(block.flags & ~kLocked);
       if (b >= in.size && !block.has(kDirty)) {
@@ -124,6 +126,7 @@ void Kernel::bio_done(Bio& bio) {
         cache_.lru_add(block);
       }
     } else {
+      --in.nr_writeback_at_device;
       cache_.end_writeback(in, b);
       ++wb_done_;
       ++bdis_[static_cast<std::size_t>(in.bdi)]->written;
@@ -138,12 +141,35 @@ void Kernel::bio_done(Bio& bio) {
   put_bio(bio);
 }
 
+// Nothing in the simulation changes here; tasks waiting for these blocks
+// change layer, from the scheduler's queue to the device.
+void Kernel::bio_dispatched(Bio& bio) {
+  Inode& in = inode(bio.file);
+  const std::int64_t blocks = bio.bytes / kBlockBytes;
+  for (std::int64_t b = bio.first_block; b < bio.first_block + blocks; ++b) {
+    in.blocks[static_cast<std::size_t>(b)].flags |= kAtDevice;
+    sim::Condition& wq = cache_.waitqueue(in.id, b);
+    if (wq.waiters() > 0) wq.notify_all();
+  }
+  if (bio.op != disk::Op::Read) {
+    in.nr_writeback_at_device += blocks;
+    if (in.nr_writeback == in.nr_writeback_at_device && in.writeback_wait.waiters() > 0) in.writeback_wait.notify_all();
+  }
+}
+
+// A block of the inode went under writeback: an fsync waiting on the inode
+// now waits for the queue again.
+void Kernel::writeback_started(Inode& in) {
+  if (in.writeback_wait.waiters() > 0 && in.nr_writeback == in.nr_writeback_at_device + 1) in.writeback_wait.notify_all();
+}
+
 // ---- helpers that may sleep ----
 
 // The slow path of page allocation: nothing is reclaimable (every cached
 // page is dirty or under I/O), so kick the flusher, as reclaim does, and wait
 // for a page to come clean. False if another task cached the block meanwhile.
-sim::Task<bool> Kernel::allocate_block(Inode& in, std::int64_t b) {
+sim::Task<bool> Kernel::allocate_block(OsTask* task, Inode& in, std::int64_t b) {
+  const auto held = in_layer(task, IoLayer::Reclaim);
   for (;;) {
     if (in.blocks[static_cast<std::size_t>(b)].has(kCached)) co_return false;
     if (cache_.allocate(in, b)) co_return true;
@@ -152,8 +178,12 @@ sim::Task<bool> Kernel::allocate_block(Inode& in, std::int64_t b) {
   }
 }
 
-sim::Task<> Kernel::wait_on_block(Inode& in, std::int64_t b, std::uint8_t flag) {
-  while (in.blocks[static_cast<std::size_t>(b)].has(flag)) co_await cache_.waitqueue(in.id, b).wait();
+sim::Task<> Kernel::wait_on_block(OsTask* task, Inode& in, std::int64_t b, std::uint8_t flag) {
+  const CachedBlock& cb = in.blocks[static_cast<std::size_t>(b)];
+  while (cb.has(flag)) {
+    const auto held = in_layer(task, cb.has(kAtDevice) ? IoLayer::Device : IoLayer::Scheduler);
+    co_await cache_.waitqueue(in.id, b).wait();
+  }
 }
 
 void Kernel::note_dirty_peak() {
@@ -213,7 +243,7 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
     for (std::int64_t b = miss; b < window_end; ++b) {
       CachedBlock& cb = in.blocks[static_cast<std::size_t>(b)];
       if (cb.has(kCached)) continue;
-      if (!cache_.allocate(in, b) && !co_await allocate_block(in, b)) continue;  // another task has it
+      if (!cache_.allocate(in, b) && !co_await allocate_block(&task, in, b)) continue;  // another task has it
       cb.flags |= kLocked;
       if (b < end) {
         ++read_misses_;
@@ -224,7 +254,7 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
         bio->bytes += kBlockBytes;
         continue;
       }
-      if (bio != nullptr) co_await q.submit_bio(*bio, &plug);
+      if (bio != nullptr) co_await q.submit_bio(*bio, &plug, &task.io_layers);
       bio = &get_bio();
       bio->op = disk::Op::Read;
       bio->sync = true;
@@ -234,12 +264,12 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
       bio->sector = in.sector_of(b);
       bio->bytes = kBlockBytes;
     }
-    if (bio != nullptr) co_await q.submit_bio(*bio, &plug);
+    if (bio != nullptr) co_await q.submit_bio(*bio, &plug, &task.io_layers);
     q.unplug(plug);
   }
   // Wait for the blocks of the request that are being read (ours or another task's).
   for (std::int64_t b = block; b < end; ++b) {
-    if (in.blocks[static_cast<std::size_t>(b)].has(kLocked)) co_await wait_on_block(in, b, kLocked);
+    if (in.blocks[static_cast<std::size_t>(b)].has(kLocked)) co_await wait_on_block(&task, in, b, kLocked);
   }
 }
 
@@ -256,9 +286,9 @@ sim::Task<> Kernel::write(OsTask& task, FileId file, std::int64_t block, std::in
       in.datasync_tid = running_tid_;  // size and allocation change: fdatasync must commit
     }
     // A whole 8 kB block: no read before the overwrite.
-    if (!cb.has(kCached) && !cache_.allocate(in, b)) co_await allocate_block(in, b);
-    if (cb.has(kLocked)) co_await wait_on_block(in, b, kLocked);
-    if (config_.stable_pages && cb.has(kWriteback)) co_await wait_on_block(in, b, kWriteback);
+    if (!cb.has(kCached) && !cache_.allocate(in, b)) co_await allocate_block(&task, in, b);
+    if (cb.has(kLocked)) co_await wait_on_block(&task, in, b, kLocked);
+    if (config_.stable_pages && cb.has(kWriteback)) co_await wait_on_block(&task, in, b, kWriteback);
     if (!cb.has(kDirty)) {
       cache_.set_dirty(in, b);
       ++dirtied_;
@@ -273,7 +303,10 @@ sim::Task<> Kernel::write(OsTask& task, FileId file, std::int64_t block, std::in
   TaskState& ts = state(task);
   ts.nr_dirtied += newly_dirty * kPagesPerBlock;
   if (newly_dirty > 0) ts.last_dirtied = sim_.now();
-  if (ts.nr_dirtied >= ts.nr_dirtied_pause) co_await balance_dirty_pages_ratelimited(task);
+  if (ts.nr_dirtied >= ts.nr_dirtied_pause) {
+    const auto held = in_layer(&task, IoLayer::BalanceDirtyPages);
+    co_await balance_dirty_pages_ratelimited(task);
+  }
 }
 
 // ---- truncate ----

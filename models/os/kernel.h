@@ -178,10 +178,22 @@ class Kernel final : public FileSystem, private BioOwner {
   Bio& get_bio();
   void put_bio(Bio& bio);
   void bio_done(Bio& bio) override;
+  void bio_dispatched(Bio& bio) override;
+
+  // Where a task's time in the kernel goes (io_layer.h); pid 0, the kernel's
+  // own threads, keeps no clock.
+  OsTask* task_of(int pid) { return pid > 0 ? &tasks_[static_cast<std::size_t>(pid - 1)] : nullptr; }
+  static sim::StateClock<IoLayer>* layers_of(OsTask* task) { return task != nullptr ? &task->io_layers : nullptr; }
+  static sim::StateScope<IoLayer> in_layer(OsTask* task, IoLayer layer) { return {layers_of(task), layer}; }
+  // A wait for this inode's writeback: queued while any of it is not yet at the device.
+  static IoLayer writeback_layer(const Inode& inode) {
+    return inode.nr_writeback > inode.nr_writeback_at_device ? IoLayer::Scheduler : IoLayer::Device;
+  }
 
   // kernel.cpp
-  sim::Task<bool> allocate_block(Inode& inode, std::int64_t b);
-  sim::Task<> wait_on_block(Inode& inode, std::int64_t b, std::uint8_t flag);
+  sim::Task<bool> allocate_block(OsTask* task, Inode& inode, std::int64_t b);
+  sim::Task<> wait_on_block(OsTask* task, Inode& inode, std::int64_t b, std::uint8_t flag);
+  void writeback_started(Inode& inode);
   void mark_inode_dirty(Inode& inode);
   void note_dirty_peak();
 

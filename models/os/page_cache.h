@@ -49,6 +49,7 @@ enum BlockFlag : std::uint8_t {
   kReferenced = 16,
   kActive = 32,
   kOnLru = 64,
+  kAtDevice = 128,  // its read or write has been dispatched to the device
 };
 
 using LruHook = boost::intrusive::list_member_hook<boost::intrusive::link_mode<boost::intrusive::normal_link>>;
@@ -89,7 +90,10 @@ struct Inode {
   std::int64_t writeback_index = 0;
   WbList list = WbList::None;
   LruHook wb_hook;               // in b_dirty / b_io / b_more_io
-  sim::Condition writeback_wait; // woken when nr_writeback drops to 0
+  std::int64_t nr_writeback_at_device = 0;  // of nr_writeback, those whose write was dispatched
+  // Woken when nr_writeback drops to 0, and when its writes all reach the
+  // device or some go back to waiting in the queue (a waiter's layer changes).
+  sim::Condition writeback_wait;
 
   // ext4: the jbd2 transaction that last changed this inode's metadata (mtime: fsync
   // needs it; size / allocation: fdatasync needs it too).

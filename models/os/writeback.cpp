@@ -38,6 +38,7 @@ constexpr sim::Duration kBandwidthWindow = 3 * sim::kSecond;
 sim::Task<std::int64_t> Kernel::write_pages(Inode& in, std::int64_t start, std::int64_t end, std::int64_t budget,
                                             SyncMode mode, bool cyclic, WbReason reason, int pid, Plug& plug) {
   BlockQueue& q = *bdis_[static_cast<std::size_t>(in.bdi)]->queue;
+  OsTask* const task = task_of(pid);
   const bool sync = mode == SyncMode::All;
   end = std::min(end, in.size);
   const std::int64_t range_start = cyclic ? 0 : start;
@@ -68,14 +69,15 @@ sim::Task<std::int64_t> Kernel::write_pages(Inode& in, std::int64_t start, std::
         continue;
       }
       // WB_SYNC_ALL: submit what we have, then wait for that write.
-      if (bio != nullptr) co_await q.submit_bio(*bio, &plug);
+      if (bio != nullptr) co_await q.submit_bio(*bio, &plug, layers_of(task));
       bio = nullptr;
       q.unplug(plug);
-      co_await wait_on_block(in, b, kWriteback);
+      co_await wait_on_block(task, in, b, kWriteback);
       index = b;
       continue;
     }
     cache_.start_writeback(in, b);
+    writeback_started(in);
     ++wb_started_[static_cast<std::size_t>(reason)];
     ++written;
     index = b + 1;
@@ -83,7 +85,7 @@ sim::Task<std::int64_t> Kernel::write_pages(Inode& in, std::int64_t start, std::
       bio->bytes += kBlockBytes;
       continue;
     }
-    if (bio != nullptr) co_await q.submit_bio(*bio, &plug);
+    if (bio != nullptr) co_await q.submit_bio(*bio, &plug, layers_of(task));
     bio = &get_bio();
     bio->op = disk::Op::Write;
     bio->sync = sync;
@@ -93,7 +95,7 @@ sim::Task<std::int64_t> Kernel::write_pages(Inode& in, std::int64_t start, std::
     bio->sector = in.sector_of(b);
     bio->bytes = kBlockBytes;
   }
-  if (bio != nullptr) co_await q.submit_bio(*bio, &plug);
+  if (bio != nullptr) co_await q.submit_bio(*bio, &plug, layers_of(task));
   if (cyclic) in.writeback_index = index >= range_end ? 0 : index;
   co_return written;
 }

@@ -52,6 +52,12 @@ Pgbench::Pgbench(sim::Simulator& sim, sim::Resource& cpus, postgres::Server& ser
 
 Pgbench::~Pgbench() = default;
 
+std::vector<const postgres::Backend*> Pgbench::backends() const {
+  std::vector<const postgres::Backend*> out;
+  for (const auto& c : clients_) out.push_back(&c->backend);
+  return out;
+}
+
 void Pgbench::start(sim::Time end) {
   for (auto& thread : threads_) thread->trigger = sim_.now();
   for (auto& client : clients_) {
@@ -109,6 +115,7 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
       co_await c.thread.loop.acquire();
       co_await cpus_.use(config_.cpu_client);
       c.thread.loop.release();
+      be.begin_statement();
       co_await cpus_.use(statement_cpu(st));
       switch (st) {
         case Statement::Begin:
@@ -166,6 +173,7 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
           co_await be.commit();
           break;
       }
+      be.end_statement();
     }
     if (!script_writes(config_.builtin)) be.end_read_only();
 

@@ -49,6 +49,8 @@ class Pgbench {
   // When the last client closed its connection (with -t).
   sim::Time finished_at() const { return finished_at_; }
   TransactionStats& stats() { return stats_; }
+  // The clients' server connections, in client order.
+  std::vector<const postgres::Backend*> backends() const;
   const PgbenchConfig& config() const { return config_; }
 
  private:

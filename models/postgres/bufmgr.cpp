@@ -12,7 +12,10 @@ sim::Task<BufferId> BufferManager::read_buffer(PgProc& proc, RelationId rel, std
     if (id >= 0) {
       pool_.pin(id);
       // Another backend is reading it in: wait for that read (counts as a hit, as in PostgreSQL).
-      while (pool_.desc(id).io_in_progress && !pool_.desc(id).valid) co_await pool_.io_done().wait();
+      while (pool_.desc(id).io_in_progress && !pool_.desc(id).valid) {
+        const WaitScope waiting = report_wait(proc, WaitEvent::BufferIo);
+        co_await pool_.io_done().wait();
+      }
       ++stats_.blks_hit;
       co_return id;
     }
@@ -30,7 +33,7 @@ sim::Task<BufferId> BufferManager::read_buffer(PgProc& proc, RelationId rel, std
     b.io_in_progress = !new_page;
     ++stats_.blks_read;
     if (!new_page) {
-      co_await rels_.read(*proc.task, rel, block);
+      co_await rels_.read(proc, rel, block);
       b.valid = true;
       b.io_in_progress = false;
       pool_.io_done().notify_all();
@@ -57,9 +60,13 @@ sim::Task<BufferId> BufferManager::get_victim(PgProc& proc) {
   }
 }
 
-sim::Task<> BufferManager::lock_exclusive(BufferId id) {
+sim::Task<> BufferManager::lock_exclusive(PgProc& proc, BufferId id) {
   BufferDesc& b = pool_.desc(id);
-  while (b.io_in_progress || b.locked_exclusive) co_await pool_.io_done().wait();
+  // A writer holds the share lock for its write, a modifier the exclusive one.
+  while (b.io_in_progress || b.locked_exclusive) {
+    const WaitScope waiting = report_wait(proc, WaitEvent::LwBufferContent);
+    co_await pool_.io_done().wait();
+  }
   b.locked_exclusive = true;
 }
 
@@ -79,7 +86,10 @@ void BufferManager::mark_dirty(BufferId id, Lsn lsn) {
 sim::Task<bool> BufferManager::flush_buffer(PgProc& proc, BufferId id) {
   BufferDesc& b = pool_.desc(id);
   // StartBufferIO (and the share content lock): wait for a write in progress or a modifier.
-  while (b.io_in_progress || b.locked_exclusive) co_await pool_.io_done().wait();
+  while (b.io_in_progress || b.locked_exclusive) {
+    const WaitScope waiting = report_wait(proc, b.io_in_progress ? WaitEvent::BufferIo : WaitEvent::LwBufferContent);
+    co_await pool_.io_done().wait();
+  }
   if (!b.valid || !b.dirty) co_return false;
   b.io_in_progress = true;
   b.just_dirtied = false;
@@ -88,8 +98,8 @@ sim::Task<bool> BufferManager::flush_buffer(PgProc& proc, BufferId id) {
   const BufferTag tag = b.tag;
   // WAL before data: the page may not reach the kernel before the WAL that describes it.
   const Lsn lsn = rels_.rel(tag.rel).page_lsn[static_cast<std::size_t>(tag.block)];
-  if (wal_.needs_flush(lsn)) co_await wal_.flush(*proc.task, lsn);
-  const SegmentId seg = co_await rels_.write(*proc.task, tag.rel, tag.block, b.writing_since);
+  if (wal_.needs_flush(lsn)) co_await wal_.flush(proc, lsn);
+  const SegmentId seg = co_await rels_.write(proc, tag.rel, tag.block, b.writing_since);
   co_await register_sync(proc, seg);
   // TerminateBufferIO: clean unless changed meanwhile.
   b.writing_since = 0;
@@ -99,7 +109,7 @@ sim::Task<bool> BufferManager::flush_buffer(PgProc& proc, BufferId id) {
     b.checkpoint_needed = false;
   }
   pool_.io_done().notify_all();
-  if (proc.writeback != nullptr) co_await proc.writeback->schedule(*proc.task, tag.rel, tag.block);
+  if (proc.writeback != nullptr) co_await proc.writeback->schedule(proc, tag.rel, tag.block);
   co_return true;
 }
 
@@ -125,7 +135,7 @@ sim::Task<> BufferManager::register_sync(PgProc& proc, SegmentId seg) {
   if (queue_.forward(seg)) co_return;
   // The queue is full and could not be compacted: fsync the segment ourselves.
   if (proc.kind == ProcKind::Backend && version_.has_backend_fsync_stat()) ++stats_.buffers_backend_fsync;
-  co_await rels_.fsync(*proc.task, seg);
+  co_await rels_.fsync(proc, seg);
 }
 
 }  // namespace ckptsim::postgres

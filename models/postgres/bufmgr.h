@@ -21,6 +21,7 @@
 #include <cstdint>
 
 #include "models/postgres/buffer_pool.h"
+#include "models/postgres/proc.h"
 #include "models/postgres/relations.h"
 #include "models/postgres/stats.h"
 #include "models/postgres/sync_queue.h"
@@ -30,14 +31,6 @@
 
 namespace ckptsim::postgres {
 
-enum class ProcKind : std::uint8_t { Backend, Bgwriter, Checkpointer, WalWriter };
-
-// A PostgreSQL process as the buffer manager sees it.
-struct PgProc {
-  os::OsTask* task = nullptr;
-  ProcKind kind = ProcKind::Backend;
-  WritebackContext* writeback = nullptr;  // its *_flush_after context, if any
-};
 
 class BufferManager {
  public:
@@ -50,7 +43,7 @@ class BufferManager {
   void release(BufferId id) noexcept { pool_.unpin(id); }
 
   // LockBuffer(BUFFER_LOCK_EXCLUSIVE) / UNLOCK on a pinned buffer.
-  sim::Task<> lock_exclusive(BufferId id);
+  sim::Task<> lock_exclusive(PgProc& proc, BufferId id);
   void unlock(BufferId id);
   // MarkBufferDirty after the change's WAL record ending at `lsn`.
   void mark_dirty(BufferId id, Lsn lsn);

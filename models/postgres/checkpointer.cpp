@@ -128,8 +128,8 @@ sim::Task<> Checkpointer::create_checkpoint(PgProc& proc, int flags, BackgroundW
   const sim::Time sync_end = sim_.now();
 
   // The checkpoint record, flushed: from now on recovery starts at `redo`.
-  const Lsn record_end = co_await wal_.insert(*proc.task, kCheckpointRecordBytes);
-  co_await wal_.flush(*proc.task, record_end);
+  const Lsn record_end = co_await wal_.insert(proc, kCheckpointRecordBytes);
+  co_await wal_.flush(proc, record_end);
   last_record_end_ = record_end;
 
   // UpdateCheckPointDistanceEstimate: fast up, slow down.
@@ -137,7 +137,7 @@ sim::Task<> Checkpointer::create_checkpoint(PgProc& proc, int flags, BackgroundW
   distance_estimate_ = distance_estimate_ < distance ? distance : 0.90 * distance_estimate_ + 0.10 * distance;
   const Lsn keep = version_.keeps_previous_checkpoint_wal() ? prior_redo_ : redo;
   const Wal::SegmentCounts counts = wal_.remove_old_segments(keep, recycle_limit_segno(redo));
-  end.segs_added = co_await wal_.preallocate(*proc.task);
+  end.segs_added = co_await wal_.preallocate(proc);
   end.segs_removed = counts.removed;
   end.segs_recycled = counts.recycled;
   end.distance_bytes = redo - prior_redo_;
@@ -250,7 +250,7 @@ sim::Task<> Checkpointer::buffer_sync(PgProc& proc, int flags, BackgroundWriter*
       if (++id == nbuffers) id = 0;
     }
   }
-  if (proc.writeback != nullptr) co_await proc.writeback->issue(*proc.task);
+  if (proc.writeback != nullptr) co_await proc.writeback->issue(proc);
 }
 
 bool Checkpointer::on_schedule(double progress) {
@@ -302,7 +302,7 @@ sim::Task<> Checkpointer::sync_phase(PgProc& proc, CheckpointEnd& end) {
       absorb_counter = kFsyncsPerAbsorb;
     }
     const sim::Time t0 = sim_.now();
-    co_await bufmgr_.relations().fsync(*proc.task, seg);
+    co_await bufmgr_.relations().fsync(proc, seg);
     const sim::Duration dt = sim_.now() - t0;
     queue_.forget(seg);
     ++end.sync_files;

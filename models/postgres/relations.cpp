@@ -60,20 +60,24 @@ SegmentId Relations::add_segment(RelationId rel_id, std::int64_t segno, std::int
   return static_cast<SegmentId>(segments_.size() - 1);
 }
 
-sim::Task<> Relations::read(os::OsTask& task, RelationId rel_id, std::int64_t block) {
+sim::Task<> Relations::read(const PgProc& proc, RelationId rel_id, std::int64_t block) {
   const SegmentFile& s = segment(segment_of(rel_id, block));
-  co_await fs_.read(task, s.file, block % kBlocksPerSegment);
+  const WaitScope waiting = report_wait(proc, WaitEvent::DataFileRead);
+  co_await fs_.read(*proc.task, s.file, block % kBlocksPerSegment);
 }
 
-sim::Task<SegmentId> Relations::write(os::OsTask& task, RelationId rel_id, std::int64_t block, Lsn since) {
+sim::Task<SegmentId> Relations::write(const PgProc& proc, RelationId rel_id, std::int64_t block, Lsn since) {
   const SegmentId seg = segment_of(rel_id, block);
-  co_await fs_.write(task, segment(seg).file, block % kBlocksPerSegment);
+  {
+    const WaitScope waiting = report_wait(proc, WaitEvent::DataFileWrite);
+    co_await fs_.write(*proc.task, segment(seg).file, block % kBlocksPerSegment);
+  }
   // Only now is the page in the kernel's hands: an fsync that started earlier may not cover it.
   segment(seg).unsynced_since = older(segment(seg).unsynced_since, since);
   co_return seg;
 }
 
-sim::Task<SegmentId> Relations::extend(os::OsTask& task, RelationId rel_id) {
+sim::Task<SegmentId> Relations::extend(const PgProc& proc, RelationId rel_id) {
   Relation& r = rel(rel_id);
   const std::int64_t block = r.nblocks;
   if (block / kBlocksPerSegment >= static_cast<std::int64_t>(r.segments.size())) {
@@ -82,23 +86,28 @@ sim::Task<SegmentId> Relations::extend(os::OsTask& task, RelationId rel_id) {
   r.nblocks = block + 1;
   r.page_lsn.push_back(0);
   const SegmentId seg = segment_of(rel_id, block);
-  co_await fs_.write(task, segment(seg).file, block % kBlocksPerSegment);
+  const WaitScope waiting = report_wait(proc, WaitEvent::DataFileExtend);
+  co_await fs_.write(*proc.task, segment(seg).file, block % kBlocksPerSegment);
   co_return seg;
 }
 
-sim::Task<> Relations::fsync(os::OsTask& task, SegmentId seg) {
+sim::Task<> Relations::fsync(const PgProc& proc, SegmentId seg) {
   SegmentFile& s = segment(seg);
   s.syncing_since = older(s.syncing_since, s.unsynced_since);
   s.unsynced_since = 0;
   ++s.fsyncs_in_progress;
-  co_await fs_.fsync(task, s.file);
+  {
+    const WaitScope waiting = report_wait(proc, WaitEvent::DataFileSync);
+    co_await fs_.fsync(*proc.task, s.file);
+  }
   // Overlapping fsyncs of one file: the covered changes count as durable only when the last ends.
   if (--segment(seg).fsyncs_in_progress == 0) segment(seg).syncing_since = 0;
 }
 
-sim::Task<> Relations::writeback(os::OsTask& task, SegmentId seg, std::int64_t first_block_in_seg,
+sim::Task<> Relations::writeback(const PgProc& proc, SegmentId seg, std::int64_t first_block_in_seg,
                                  std::int64_t count) {
-  co_await fs_.sync_file_range(task, segment(seg).file, first_block_in_seg, count);
+  const WaitScope waiting = report_wait(proc, WaitEvent::DataFileFlush);
+  co_await fs_.sync_file_range(*proc.task, segment(seg).file, first_block_in_seg, count);
 }
 
 }  // namespace ckptsim::postgres

@@ -25,6 +25,7 @@
 
 #include "models/os/file_system.h"
 #include "models/postgres/buffer_pool.h"
+#include "models/postgres/proc.h"
 
 namespace ckptsim::postgres {
 
@@ -67,19 +68,19 @@ class Relations {
   }
 
   // mdread: pread of one block.
-  sim::Task<> read(os::OsTask& task, RelationId rel, std::int64_t block);
+  sim::Task<> read(const PgProc& proc, RelationId rel, std::int64_t block);
   // mdwrite: pwrite of one block; `since` is the oldest change the page carries
   // (durability bookkeeping). Returns the segment to register for fsync.
-  sim::Task<SegmentId> write(os::OsTask& task, RelationId rel, std::int64_t block, Lsn since);
+  sim::Task<SegmentId> write(const PgProc& proc, RelationId rel, std::int64_t block, Lsn since);
   // mdextend: a new zeroed block at the end (a new segment file every 1 GB).
-  sim::Task<SegmentId> extend(os::OsTask& task, RelationId rel);
+  sim::Task<SegmentId> extend(const PgProc& proc, RelationId rel);
   // mdsync / ProcessSyncRequests' fsync of one segment file.
-  sim::Task<> fsync(os::OsTask& task, SegmentId seg);
+  sim::Task<> fsync(const PgProc& proc, SegmentId seg);
   // Blocks [first, first + count) of the relation as buffered I/O before the
   // simulation started left them in the page cache (os::FileSystem::access_before_start).
   void access_before_start(RelationId rel, std::int64_t first, std::int64_t count);
   // The writeback of a run of blocks of one segment (sync_file_range WRITE).
-  sim::Task<> writeback(os::OsTask& task, SegmentId seg, std::int64_t first_block_in_seg, std::int64_t count);
+  sim::Task<> writeback(const PgProc& proc, SegmentId seg, std::int64_t first_block_in_seg, std::int64_t count);
 
  private:
   SegmentId add_segment(RelationId rel, std::int64_t segno, std::int64_t blocks);

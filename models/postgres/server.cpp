@@ -71,7 +71,8 @@ void Server::start() {
     sim_.spawn(bgwriter_.run(bgwriter_proc_));
   }
   os::OsTask& walwriter = fs_.new_task("wal writer process");
-  sim_.spawn(wal_.run_writer(walwriter));
+  walwriter_proc_ = PgProc{&walwriter, ProcKind::WalWriter, nullptr};
+  sim_.spawn(wal_.run_writer(walwriter_proc_));
 }
 
 Backend& Server::connect() {
@@ -90,9 +91,9 @@ void Server::log(sim::Time /*t*/, const std::string& line) {
   if (sink_) sink_(line);
 }
 
-Backend* Server::row_owner(RelationId rel, std::int64_t row) const {
-  for (const RowLock& l : row_locks_) {
-    if (l.rel == rel && l.row == row) return l.owner;
+Server::RowLock* Server::row_lock(RelationId rel, std::int64_t row) {
+  for (RowLock& l : row_locks_) {
+    if (l.rel == rel && l.row == row) return &l;
   }
   return nullptr;
 }
@@ -129,7 +130,8 @@ Backend::Backend(Server& server, os::OsTask& task)
     : server_(server),
       task_(task),
       writeback_(server.rels_, server.version_.at_least(90600) ? pages(server.config_.backend_flush_after) : 0),
-      proc_{&task, ProcKind::Backend, &writeback_},
+      waits_(server.sim_, WaitEvent::ClientRead),
+      proc_{&task, ProcKind::Backend, &writeback_, &waits_},
       lock_released_(server.sim_) {}
 
 void Backend::begin_write() {
@@ -147,9 +149,9 @@ sim::Task<> Backend::modify(RelationId rel, std::int64_t block, int record_bytes
   begin_write();
   BufferManager& bufmgr = server_.bufmgr_;
   const BufferId id = co_await bufmgr.read_buffer(proc_, rel, block);
-  co_await bufmgr.lock_exclusive(id);
+  co_await bufmgr.lock_exclusive(proc_, id);
   const Lsn page_lsn = server_.rels_.rel(rel).page_lsn[static_cast<std::size_t>(block)];
-  const Lsn end = co_await server_.wal_.insert(task_, record_bytes, &page_lsn);
+  const Lsn end = co_await server_.wal_.insert(proc_, record_bytes, &page_lsn);
   server_.rels_.rel(rel).page_lsn[static_cast<std::size_t>(block)] = end;
   bufmgr.mark_dirty(id, end);
   bufmgr.unlock(id);
@@ -161,14 +163,17 @@ sim::Task<> Backend::insert(RelationId rel, int tuples_per_page, int record_byte
   BufferManager& bufmgr = server_.bufmgr_;
   Relations& rels = server_.rels_;
   // The relation extension lock: one extender at a time, others wait for the new page.
-  while (rels.rel(rel).extending) co_await server_.extension_done_.wait();
+  while (rels.rel(rel).extending) {
+    const WaitScope waiting = report_wait(proc_, WaitEvent::LockExtend);
+    co_await server_.extension_done_.wait();
+  }
   BufferId id = -1;
   std::int64_t block = 0;
   bool new_page = false;
   if (rels.rel(rel).last_page_tuples >= tuples_per_page || rels.rel(rel).nblocks == 0) {
     rels.rel(rel).extending = true;
     rels.rel(rel).last_page_tuples = 1;
-    const SegmentId seg = co_await rels.extend(task_, rel);  // smgrextend writes a zeroed page
+    const SegmentId seg = co_await rels.extend(proc_, rel);  // smgrextend writes a zeroed page
     co_await bufmgr.register_sync(proc_, seg);               // counts as buffers_backend
     block = rels.rel(rel).nblocks - 1;
     id = co_await bufmgr.read_buffer(proc_, rel, block, true);
@@ -180,10 +185,10 @@ sim::Task<> Backend::insert(RelationId rel, int tuples_per_page, int record_byte
     block = rels.rel(rel).nblocks - 1;
     id = co_await bufmgr.read_buffer(proc_, rel, block);
   }
-  co_await bufmgr.lock_exclusive(id);
+  co_await bufmgr.lock_exclusive(proc_, id);
   // A record that initialises its page (XLOG_HEAP_INIT_PAGE) carries no image.
   const Lsn page_lsn = rels.rel(rel).page_lsn[static_cast<std::size_t>(block)];
-  const Lsn end = co_await server_.wal_.insert(task_, record_bytes, new_page ? nullptr : &page_lsn);
+  const Lsn end = co_await server_.wal_.insert(proc_, record_bytes, new_page ? nullptr : &page_lsn);
   rels.rel(rel).page_lsn[static_cast<std::size_t>(block)] = end;
   bufmgr.mark_dirty(id, end);
   bufmgr.unlock(id);
@@ -192,10 +197,15 @@ sim::Task<> Backend::insert(RelationId rel, int tuples_per_page, int record_byte
 
 sim::Task<> Backend::lock_row(RelationId rel, std::int64_t row) {
   for (;;) {
-    Backend* owner = server_.row_owner(rel, row);
-    if (owner == this) co_return;
-    if (owner == nullptr) break;
-    co_await owner->lock_released_.wait();  // until that transaction ends
+    Server::RowLock* held = server_.row_lock(rel, row);
+    if (held == nullptr) break;
+    if (held->owner == this) co_return;
+    // heap_lock_tuple: the first waiter takes the tuple lock and waits for the
+    // owner's transaction; the others queue on that tuple lock.
+    Backend& owner = *held->owner;
+    const WaitScope waiting =
+        report_wait(proc_, held->waiters++ == 0 ? WaitEvent::LockTransactionId : WaitEvent::LockTuple);
+    co_await owner.lock_released_.wait();  // until that transaction ends
   }
   server_.row_locks_.push_back(Server::RowLock{rel, row, this});
   ++locks_held_;
@@ -214,9 +224,9 @@ void Backend::release_locks() {
 sim::Task<> Backend::commit() {
   if (in_write_xact_) {
     // RecordTransactionCommit: the commit record, then (synchronous_commit) wait for its flush.
-    const Lsn end = co_await server_.wal_.insert(task_, kCommitRecordBytes);
+    const Lsn end = co_await server_.wal_.insert(proc_, kCommitRecordBytes);
     if (server_.config_.synchronous_commit) {
-      co_await server_.wal_.flush(task_, end);
+      co_await server_.wal_.flush(proc_, end);
     } else {
       server_.wal_.set_async_commit_lsn(end);
     }

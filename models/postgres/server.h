@@ -61,6 +61,14 @@ class Backend {
   // A read-only transaction's end (no commit record, no flush), releases locks.
   void end_read_only();
 
+  // pgbench's message arrived: the backend runs the statement (no wait event
+  // unless it waits), then waits for the next one in Client:ClientRead.
+  void begin_statement() { waits_.enter(WaitEvent::Cpu); }
+  void end_statement() { waits_.enter(WaitEvent::ClientRead); }
+  // Where this backend's time went since it connected (wait_event.h).
+  const WaitClock& waits() const noexcept { return waits_; }
+  const os::OsTask& task() const noexcept { return task_; }
+
   int pid() const noexcept { return task_.pid; }
 
   Backend(Server& server, os::OsTask& task);
@@ -75,6 +83,7 @@ class Backend {
   Server& server_;
   os::OsTask& task_;
   WritebackContext writeback_;
+  WaitClock waits_;
   PgProc proc_;
   bool in_write_xact_ = false;
   int locks_held_ = 0;
@@ -128,7 +137,6 @@ class Server {
  private:
   friend class Backend;
   void log(sim::Time t, const std::string& line);
-  Backend* row_owner(RelationId rel, std::int64_t row) const;
 
   sim::Simulator& sim_;
   sim::Resource& cpus_;
@@ -147,6 +155,7 @@ class Server {
   std::unique_ptr<WritebackContext> bgwriter_writeback_;
   PgProc checkpointer_proc_;
   PgProc bgwriter_proc_;
+  PgProc walwriter_proc_;
   bool started_ = false;
   std::vector<std::unique_ptr<Backend>> backends_;
   std::int64_t active_write_xacts_ = 0;
@@ -155,8 +164,10 @@ class Server {
     RelationId rel;
     std::int64_t row;
     Backend* owner;
+    int waiters = 0;  // the first waits for the owner's transaction, later ones for its tuple lock
   };
   std::vector<RowLock> row_locks_;
+  RowLock* row_lock(RelationId rel, std::int64_t row);
   std::function<void(std::string_view)> sink_;
   sim::Time stats_reset_at_ = 0;
   Stats at_interval_start_;

@@ -63,7 +63,7 @@ Lsn Wal::advance(Lsn pos, std::int64_t bytes) {
   return pos;
 }
 
-sim::Task<Lsn> Wal::insert(os::OsTask& task, int record_bytes, const Lsn* page_lsn) {
+sim::Task<Lsn> Wal::insert(const PgProc& proc, int record_bytes, const Lsn* page_lsn) {
   // ReserveXLogInsertLocation, with the image decision made against the redo pointer of this instant.
   std::int64_t size = record_bytes;
   if (page_lsn != nullptr && config_.full_page_writes && *page_lsn <= redo_) {
@@ -82,44 +82,48 @@ sim::Task<Lsn> Wal::insert(os::OsTask& task, int record_bytes, const Lsn* page_l
       counted = true;
     }
     if (write_lock_) {
+      const WaitScope waiting = report_wait(proc, WaitEvent::LwWalWrite);
       co_await lock_released_.wait();
       continue;
     }
     write_lock_ = true;
-    co_await write(task, end - wal_buffers_, false);
+    co_await write(proc, end - wal_buffers_, false);
     write_lock_ = false;
     lock_released_.notify_all();
   }
   co_return end;
 }
 
-sim::Task<> Wal::flush(os::OsTask& task, Lsn target) {
+sim::Task<> Wal::flush(const PgProc& proc, Lsn target) {
   target = std::min(target, insert_);
   bool delayed = false;
   while (flushed_ < target) {
     if (config_.commit_delay > 0 && !version_.commit_delay_by_leader() && !delayed && enough_siblings()) {
       // 9.2-: every committer sleeps before flushing, hoping others join its flush.
       delayed = true;
+      const WaitScope waiting = report_wait(proc, WaitEvent::CommitDelay);
       co_await sim_.sleep(config_.commit_delay);
       continue;
     }
     if (write_lock_) {
       // LWLockAcquireOrWait: wait for the holder, then re-check whether its flush covered us.
+      const WaitScope waiting = report_wait(proc, WaitEvent::LwWalWrite);
       co_await lock_released_.wait();
       continue;
     }
     write_lock_ = true;
     if (config_.commit_delay > 0 && version_.commit_delay_by_leader() && enough_siblings()) {
+      const WaitScope waiting = report_wait(proc, WaitEvent::CommitDelay);
       co_await sim_.sleep(config_.commit_delay);  // the leader waits for followers to insert
     }
     ++stats_.wal_flushes;
-    co_await write(task, insert_, true);  // everything inserted so far: group commit
+    co_await write(proc, insert_, true);  // everything inserted so far: group commit
     write_lock_ = false;
     lock_released_.notify_all();
   }
 }
 
-sim::Task<> Wal::write(os::OsTask& task, Lsn upto, bool flush) {
+sim::Task<> Wal::write(const PgProc& proc, Lsn upto, bool flush) {
   // Whole pages: the partial page at `written_` is written again.
   while (written_ < upto) {
     const std::int64_t segno = written_ / kWalSegmentBytes;
@@ -127,27 +131,36 @@ sim::Task<> Wal::write(os::OsTask& task, Lsn upto, bool flush) {
     const Lsn piece_end = std::min(upto, seg_end);
     const std::int64_t first_block = (written_ % kWalSegmentBytes) / kWalPageBytes;
     const std::int64_t end_block = (piece_end - segno * kWalSegmentBytes + kWalPageBytes - 1) / kWalPageBytes;
-    const os::FileId file = co_await open_segment(task, segno);
-    co_await fs_.write(task, file, first_block, end_block - first_block);
+    const os::FileId file = co_await open_segment(proc, segno);
+    {
+      const WaitScope waiting = report_wait(proc, WaitEvent::WalWrite);
+      co_await fs_.write(*proc.task, file, first_block, end_block - first_block);
+    }
     ++stats_.wal_write;
     written_ = piece_end;
     if (piece_end == seg_end) {
       // A finished segment is synced at once, then may trigger a checkpoint.
-      co_await fs_.fdatasync(task, file);
+      {
+        const WaitScope waiting = report_wait(proc, WaitEvent::WalSync);
+        co_await fs_.fdatasync(*proc.task, file);
+      }
       ++stats_.wal_sync;
       flushed_ = std::max(flushed_, piece_end);
       if (on_segment_done_) on_segment_done_(segno);
     }
   }
   if (flush && flushed_ < upto) {
-    const os::FileId file = co_await open_segment(task, (upto - 1) / kWalSegmentBytes);
-    co_await fs_.fdatasync(task, file);
+    const os::FileId file = co_await open_segment(proc, (upto - 1) / kWalSegmentBytes);
+    {
+      const WaitScope waiting = report_wait(proc, WaitEvent::WalSync);
+      co_await fs_.fdatasync(*proc.task, file);
+    }
     ++stats_.wal_sync;
     flushed_ = std::max(flushed_, upto);
   }
 }
 
-sim::Task<os::FileId> Wal::open_segment(os::OsTask& task, std::int64_t segno) {
+sim::Task<os::FileId> Wal::open_segment(const PgProc& proc, std::int64_t segno) {
   if (file_of(segno) >= 0) co_return file_of(segno);
   // XLogFileInit: no recycled file waits under this name: create and zero-fill 16 MB.
   char name[40];
@@ -156,15 +169,19 @@ sim::Task<os::FileId> Wal::open_segment(os::OsTask& task, std::int64_t segno) {
   file_of(segno) = file;
   newest_file_segno_ = std::max(newest_file_segno_, segno);
   ++stats_.wal_segments_added;
-  co_await fs_.write(task, file, 0, kBlocksPerWalSegment);
-  co_await fs_.fsync(task, file);
+  {
+    const WaitScope waiting = report_wait(proc, WaitEvent::WalInitWrite);
+    co_await fs_.write(*proc.task, file, 0, kBlocksPerWalSegment);
+  }
+  const WaitScope waiting = report_wait(proc, WaitEvent::WalInitSync);
+  co_await fs_.fsync(*proc.task, file);
   co_return file;
 }
 
-sim::Task<int> Wal::preallocate(os::OsTask& task) {
+sim::Task<int> Wal::preallocate(const PgProc& proc) {
   const std::int64_t segno = insert_ / kWalSegmentBytes;
   if (insert_ % kWalSegmentBytes < kWalSegmentBytes * 3 / 4 || file_of(segno + 1) >= 0) co_return 0;
-  co_await open_segment(task, segno + 1);
+  co_await open_segment(proc, segno + 1);
   co_return 1;
 }
 
@@ -209,12 +226,12 @@ void Wal::set_async_commit_lsn(Lsn lsn) {
   if (writer_hibernating_ || page_done > flushed_) writer_latch_.set();
 }
 
-sim::Process Wal::run_writer(os::OsTask& task) {
+sim::Process Wal::run_writer(const PgProc& proc) {
   constexpr int kLoopsUntilHibernate = 50;
   constexpr int kHibernateFactor = 25;
   int left_till_hibernate = kLoopsUntilHibernate;
   for (;;) {
-    const bool worked = co_await background_flush(task);
+    const bool worked = co_await background_flush(proc);
     if (worked) {
       left_till_hibernate = kLoopsUntilHibernate;
     } else if (left_till_hibernate > 0) {
@@ -227,7 +244,7 @@ sim::Process Wal::run_writer(os::OsTask& task) {
   }
 }
 
-sim::Task<bool> Wal::background_flush(os::OsTask& task) {
+sim::Task<bool> Wal::background_flush(const PgProc& proc) {
   // Completed pages, or the latest asynchronous commit if nothing else is pending.
   Lsn target = insert_ - insert_ % kWalPageBytes;
   if (target <= flushed_) target = std::min(async_commit_lsn_, insert_);
@@ -241,7 +258,7 @@ sim::Task<bool> Wal::background_flush(os::OsTask& task) {
   while (write_lock_) co_await lock_released_.wait();
   if (flushed_ >= target) co_return true;
   write_lock_ = true;
-  co_await write(task, target, do_flush);
+  co_await write(proc, target, do_flush);
   write_lock_ = false;
   lock_released_.notify_all();
   if (do_flush) last_background_flush_ = sim_.now();

@@ -37,6 +37,7 @@
 #include "models/postgres/buffer_pool.h"
 #include "models/postgres/latch.h"
 #include "models/postgres/postgres_config.h"
+#include "models/postgres/proc.h"
 #include "models/postgres/stats.h"
 #include "models/postgres/version.h"
 #include "sim/sync.h"
@@ -57,11 +58,11 @@ class Wal {
   // XLogInsert of a record of `record_bytes`; with `page_lsn`, the record changes that page and
   // carries its full-page image if the page was not changed since the redo point. Returns the
   // record's end LSN (the page's new LSN).
-  sim::Task<Lsn> insert(os::OsTask& task, int record_bytes, const Lsn* page_lsn = nullptr);
+  sim::Task<Lsn> insert(const PgProc& proc, int record_bytes, const Lsn* page_lsn = nullptr);
   // XLogFlush.
-  sim::Task<> flush(os::OsTask& task, Lsn target);
+  sim::Task<> flush(const PgProc& proc, Lsn target);
   // XLogBackgroundFlush (the WAL writer's round). Returns whether it had work.
-  sim::Task<bool> background_flush(os::OsTask& task);
+  sim::Task<bool> background_flush(const PgProc& proc);
   // XLogSetAsyncXactLSN: an asynchronous commit asks the WAL writer to flush up to lsn.
   void set_async_commit_lsn(Lsn lsn);
 
@@ -82,7 +83,7 @@ class Wal {
   // RemoveOldXlogFiles: segments before keep_lsn's are recycled (up to recycle_limit_segno) or removed.
   SegmentCounts remove_old_segments(Lsn keep_lsn, std::int64_t recycle_limit_segno);
   // PreallocXlogFiles: the next segment, if the insert position is past 75% of the current one.
-  sim::Task<int> preallocate(os::OsTask& task);
+  sim::Task<int> preallocate(const PgProc& proc);
 
   // Called with the number of each segment finished (written and fdatasync'ed).
   void on_segment_finished(std::function<void(std::int64_t segno)> callback) { on_segment_done_ = std::move(callback); }
@@ -90,15 +91,15 @@ class Wal {
   void set_active_xacts(const std::int64_t* count) { active_xacts_ = count; }
   // The WAL writer process: XLogBackgroundFlush every wal_writer_delay; after 50 idle rounds
   // it sleeps 25 times longer (9.2+) until an asynchronous commit wakes it.
-  sim::Process run_writer(os::OsTask& task);
+  sim::Process run_writer(const PgProc& proc);
 
   std::int64_t wal_buffers_bytes() const noexcept { return wal_buffers_; }
   std::int64_t segment_files() const;
 
  private:
   static Lsn advance(Lsn pos, std::int64_t bytes);
-  sim::Task<> write(os::OsTask& task, Lsn upto, bool flush);
-  sim::Task<os::FileId> open_segment(os::OsTask& task, std::int64_t segno);
+  sim::Task<> write(const PgProc& proc, Lsn upto, bool flush);
+  sim::Task<os::FileId> open_segment(const PgProc& proc, std::int64_t segno);
   os::FileId& file_of(std::int64_t segno);
   bool enough_siblings() const;
 

@@ -12,13 +12,13 @@ WritebackContext::WritebackContext(Relations& rels, std::int64_t flush_after_pag
   pending_.reserve(static_cast<std::size_t>(limit_));
 }
 
-sim::Task<> WritebackContext::schedule(os::OsTask& task, RelationId rel, std::int64_t block) {
+sim::Task<> WritebackContext::schedule(const PgProc& proc, RelationId rel, std::int64_t block) {
   if (limit_ <= 0) co_return;
   pending_.push_back(BufferTag{rel, block});
-  if (static_cast<std::int64_t>(pending_.size()) >= limit_) co_await issue(task);
+  if (static_cast<std::int64_t>(pending_.size()) >= limit_) co_await issue(proc);
 }
 
-sim::Task<> WritebackContext::issue(os::OsTask& task) {
+sim::Task<> WritebackContext::issue(const PgProc& proc) {
   if (pending_.empty()) co_return;
   // Relations are numbered in relfilenode order, so (rel, block) is PostgreSQL's tag order.
   std::sort(pending_.begin(), pending_.end(), [](const BufferTag& a, const BufferTag& b) {
@@ -41,7 +41,7 @@ sim::Task<> WritebackContext::issue(os::OsTask& task) {
       ++j;
     }
     ++calls_;
-    co_await rels_.writeback(task, seg, first.block % kBlocksPerSegment, end - first.block);
+    co_await rels_.writeback(proc, seg, first.block % kBlocksPerSegment, end - first.block);
     i = j;
   }
 }

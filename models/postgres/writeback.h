@@ -20,9 +20,9 @@ class WritebackContext {
   WritebackContext(Relations& rels, std::int64_t flush_after_pages);
 
   // ScheduleBufferTagForWriteback: remember one written block; issues when the limit is reached.
-  sim::Task<> schedule(os::OsTask& task, RelationId rel, std::int64_t block);
+  sim::Task<> schedule(const PgProc& proc, RelationId rel, std::int64_t block);
   // IssuePendingWritebacks.
-  sim::Task<> issue(os::OsTask& task);
+  sim::Task<> issue(const PgProc& proc);
 
   std::int64_t flush_after() const noexcept { return limit_; }
   std::int64_t calls() const noexcept { return calls_; }

@@ -40,7 +40,9 @@ class RecordingFileSystem : public os::FileSystem {
   sim::Duration sync_file_range_time = 0;
 
   os::OsTask& new_task(std::string name) override {
-    tasks_.push_back(os::OsTask{static_cast<int>(tasks_.size()) + 1000, std::move(name)});
+    os::OsTask& task = tasks_.emplace_back();
+    task.pid = static_cast<int>(tasks_.size()) + 999;
+    task.name = std::move(name);
     return tasks_.back();
   }
   os::FileId create(std::string_view name, os::Volume volume, std::int64_t blocks, std::int64_t) override {
