@@ -24,6 +24,7 @@ void describe_os(Schema<os::OsConfig>& s) {
       .choice("throttle", &OsConfig::throttle, {"io-less", "writer-writeback"})
       .choice("writeback_chunk", &OsConfig::writeback_chunk, {"bandwidth", "fixed"})
       .boolean("stable_pages", &OsConfig::stable_pages)
+      .boolean("barrier", &OsConfig::barrier)
       .choice("sync_file_range_mode", &OsConfig::sync_file_range_mode, {"all", "none"})
       .choice("block_layer", &OsConfig::block_layer, {"legacy", "blk-mq"})
       .choice("scheduler", &OsConfig::scheduler, {"", "noop", "deadline", "cfq", "none", "mq-deadline"})

@@ -54,9 +54,9 @@ sim::Task<> Kernel::journal_commit(OsTask& task) {
       co_await q.submit_bio(bio, nullptr);
       co_await journal_io_.done;
       journal_sectors_ += bytes / 512;
-      co_await q.flush();
+      if (config_.barrier) co_await q.flush();
     }
-  } else {
+  } else if (config_.barrier) {
     co_await q.flush();
   }
   ++journal_commits_;
@@ -80,7 +80,7 @@ sim::Task<> Kernel::sync_inode(OsTask& task, Inode& in, bool datasync) {
     co_await journal_commit(task);
   } else {
     const auto held = in_layer(&task, IoLayer::Device);
-    co_await bdis_[static_cast<std::size_t>(in.bdi)]->queue->flush();
+    if (config_.barrier) co_await bdis_[static_cast<std::size_t>(in.bdi)]->queue->flush();
   }
   ++fsyncs_;
   fsync_time_ += sim_.now() - start;

@@ -70,6 +70,10 @@ struct OsConfig {
   // ext4 (data=ordered, barrier=1): bytes of descriptor + metadata blocks that a
   // jbd2 commit writes to the journal before its commit block; 0 = no journal model.
   sim::Bytes journal_commit_bytes = 16 * sim::kKiB;
+  // ext4's barrier mount option: with barrier=0 (nobarrier) neither fsync nor
+  // the jbd2 commit sends the device a cache flush (fs/ext4/fsync.c,
+  // jbd2 JBD2_BARRIER): a volatile write cache then acknowledges the WAL.
+  bool barrier = true;
 };
 
 }  // namespace ckptsim::os

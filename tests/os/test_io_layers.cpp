@@ -100,3 +100,25 @@ TEST_CASE("a writer faster than the device is held in balance_dirty_pages; an fs
   });
   CHECK(layer(syncer, IoLayer::RequestSlot) > 0);
 }
+
+TEST_CASE("with barrier=0 (nobarrier) fsync and the jbd2 commit send no cache flush") {
+  for (const bool barrier : {true, false}) {
+    CAPTURE(barrier);
+    OsConfig c = profile("linux-3.2");
+    c.barrier = barrier;
+    Machine m(c, kSmall,
+              FakeDeviceConfig{.queue_depth = 4, .volatile_cache = true, .flush_time = 20 * sim::kMillisecond});
+    OsTask& t = m.kernel.new_task("wal writer");
+    const FileId f = m.kernel.create("wal", Volume::Data, 100, 100);
+    const sim::Duration took = m.run([&]() -> sim::Task<> {
+      co_await m.kernel.write(t, f, 0);
+      co_await m.kernel.fsync(t, f);       // mtime: a jbd2 commit
+      co_await m.kernel.write(t, f, 1);
+      co_await m.kernel.fdatasync(t, f);   // an overwrite: a plain flush, or nothing
+    });
+    const auto flushes = m.kernel.summary_json()["devices"]["data"]["flushes"].get<int>();
+    CHECK(flushes == (barrier ? 3 : 0));
+    CHECK((took >= 60 * sim::kMillisecond) == barrier);
+    CHECK(m.kernel.summary_json()["os"]["journal_commits"] == 1);
+  }
+}
