@@ -51,6 +51,13 @@ inline OsConfig profile(const std::string& kernel) {
   return c;
 }
 
+// The disk of the fsync tests: 4 queued commands of 2 ms each, a volatile
+// cache, and a cache flush of 20 ms that is not queued (SATA).
+inline FakeDeviceConfig sata_disk_with_cache() {
+  return FakeDeviceConfig{.queue_depth = 4, .queued_flush = false, .volatile_cache = true,
+                          .fixed = 2 * sim::kMillisecond, .flush_time = 20 * sim::kMillisecond};
+}
+
 // A kernel over one fake device; `check()` is the page conservation check.
 struct Machine {
   Machine(const OsConfig& c, Memory memory, FakeDeviceConfig device_config = {})

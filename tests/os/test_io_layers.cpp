@@ -12,6 +12,7 @@ using namespace ckptsim::os;
 using ckptsim::os::testing::FakeDeviceConfig;
 using ckptsim::os::testing::Machine;
 using ckptsim::os::testing::profile;
+using ckptsim::os::testing::sata_disk_with_cache;
 
 namespace {
 const Memory kSmall{1 * sim::kGiB, 0};
@@ -55,9 +56,7 @@ TEST_CASE("two cold reads on a one-command device: the second waits in the sched
 TEST_CASE("fsync's wait is at the device, its commit in the journal; fdatasync of an overwrite is a device flush") {
   OsConfig c = profile("linux-3.2");
   c.scheduler = "noop";
-  Machine m(c, kSmall,
-            FakeDeviceConfig{.queue_depth = 4, .queued_flush = false, .volatile_cache = true,
-                             .fixed = 2 * sim::kMillisecond, .flush_time = 20 * sim::kMillisecond});
+  Machine m(c, kSmall, sata_disk_with_cache());
   OsTask& t = m.kernel.new_task("checkpointer");
   const FileId f = m.kernel.create("rel", Volume::Data, 1000, 1000);
   const sim::Duration took = m.run([&]() -> sim::Task<> {

@@ -15,6 +15,7 @@ using namespace ckptsim::os;
 using ckptsim::os::testing::FakeDeviceConfig;
 using ckptsim::os::testing::Machine;
 using ckptsim::os::testing::profile;
+using ckptsim::os::testing::sata_disk_with_cache;
 
 namespace {
 double gib(std::int64_t pages) { return static_cast<double>(pages * kPageBytes) / sim::kGiB; }
@@ -190,9 +191,7 @@ TEST_CASE("sync_file_range waits for pages in flight on 3.2 (WB_SYNC_ALL) and no
 TEST_CASE("fsync writes the file's dirty pages, waits for the flusher's writes in flight, and flushes the cache") {
   OsConfig c = profile("linux-3.2");
   c.scheduler = "noop";
-  Machine m(c, kSmall,
-            FakeDeviceConfig{.queue_depth = 4, .queued_flush = false, .volatile_cache = true,
-                             .fixed = 2 * sim::kMillisecond, .flush_time = 20 * sim::kMillisecond});
+  Machine m(c, kSmall, sata_disk_with_cache());
   OsTask& t = m.kernel.new_task("checkpointer");
   const FileId f = m.kernel.create("rel", Volume::Data, 1000, 1000);
   const FileId g = m.kernel.create("other", Volume::Data, 1000, 1000);
