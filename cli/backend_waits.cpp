@@ -21,7 +21,10 @@ BackendWaits::Totals minus(const BackendWaits::Totals& a, const BackendWaits::To
 }  // namespace
 
 BackendWaits::BackendWaits(std::vector<const postgres::Backend*> backends)
-    : backends_(std::move(backends)), origin_(now_totals()), last_events_(origin_), last_layers_(origin_) {}
+    : backends_(std::move(backends)),
+      origin_(now_totals()),
+      events_at_close_(origin_.events),
+      layers_at_close_(origin_.layers) {}
 
 BackendWaits::Totals BackendWaits::now_totals() const {
   Totals t;
@@ -53,8 +56,8 @@ void BackendWaits::add_wait_columns(sim::Table& waits) {
   for (std::size_t i = 0; i < kEvents; ++i) columns.emplace_back(postgres::wait_event_name(static_cast<WaitEvent>(i)));
   waits.add_source(std::move(columns), [this](const sim::Interval&, std::span<sim::Cell> row) {
     const Totals now = now_totals();
-    for (std::size_t i = 0; i < kEvents; ++i) row[i] = sim::to_seconds(now.events[i] - last_events_.events[i]);
-    last_events_ = now;
+    for (std::size_t i = 0; i < kEvents; ++i) row[i] = sim::to_seconds(now.events[i] - events_at_close_[i]);
+    events_at_close_ = now.events;
   });
 }
 
@@ -64,9 +67,9 @@ void BackendWaits::add_layer_columns(sim::Table& io_layers) {
   columns.push_back(layer_column(0));
   io_layers.add_source(std::move(columns), [this](const sim::Interval&, std::span<sim::Cell> row) {
     const Totals now = now_totals();
-    for (std::size_t i = 1; i < kLayers; ++i) row[i - 1] = sim::to_seconds(now.layers[i] - last_layers_.layers[i]);
-    row[kLayers - 1] = sim::to_seconds(now.layers[0] - last_layers_.layers[0]);
-    last_layers_ = now;
+    for (std::size_t i = 1; i < kLayers; ++i) row[i - 1] = sim::to_seconds(now.layers[i] - layers_at_close_[i]);
+    row[kLayers - 1] = sim::to_seconds(now.layers[0] - layers_at_close_[0]);
+    layers_at_close_ = now.layers;
   });
 }
 

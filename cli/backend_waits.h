@@ -47,7 +47,9 @@ class BackendWaits {
 
   std::vector<const postgres::Backend*> backends_;
   Totals origin_;
-  Totals last_events_, last_layers_;
+  // At the previous close of each table.
+  std::array<sim::Duration, kEvents> events_at_close_{};
+  std::array<sim::Duration, kLayers> layers_at_close_{};
 };
 
 }  // namespace ckptsim::cli

@@ -78,9 +78,9 @@ sim::Task<> Kernel::sync_inode(OsTask& task, Inode& in, bool datasync) {
   if (changed > committed_tid_ && config_.journal_commit_bytes > 0) {
     const auto held = in_layer(&task, IoLayer::Journal);
     co_await journal_commit(task);
-  } else {
+  } else if (config_.barrier) {
     const auto held = in_layer(&task, IoLayer::Device);
-    if (config_.barrier) co_await bdis_[static_cast<std::size_t>(in.bdi)]->queue->flush();
+    co_await bdis_[static_cast<std::size_t>(in.bdi)]->queue->flush();
   }
   ++fsyncs_;
   fsync_time_ += sim_.now() - start;
