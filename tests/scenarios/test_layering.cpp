@@ -74,12 +74,16 @@ TEST_CASE("the preset list is merged in order, under the scenario file") {
   CHECK(s.os.kernel == "linux-3.2");    // from box/e1-host, not overridden
 }
 
-TEST_CASE("the E1 host box sets its hardware and kernel") {
+TEST_CASE("the E1 host box sets its hardware, kernel, mount and CPU cost") {
   const Scenario s = only(load({{"preset", {"box/e1-host"}}}));
   CHECK(s.hardware.cpus == 8);
   CHECK(s.hardware.ram == 16 * sim::kGiB);
-  CHECK(s.device.controller_cache == 512 * sim::kMiB);
+  CHECK(s.device.controller_cache == 0);  // md RAID1: no controller cache
+  CHECK(s.device.write_cache);            // the drives' own caches acknowledge writes
+  CHECK_FALSE(s.os.barrier);              // and no flush reaches them
   CHECK(s.os.kernel == "linux-3.2");
+  CHECK(s.pgbench.cpu_update == 345 * sim::kMicrosecond);  // a box may set the host's statement cost
+  CHECK(s.warmup.cpu_update == 345 * sim::kMicrosecond);   // for the warmup too
 }
 
 TEST_CASE("--set wins over the file, and its value is JSON if it parses as JSON") {

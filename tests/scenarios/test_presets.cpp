@@ -54,8 +54,8 @@ TEST_CASE("every preset has a one-line description and a path to its file") {
     CHECK(p.path == std::filesystem::path(CKPTSIM_SOURCE_DIR) / "scenarios" / "presets" / p.kind / (p.name + ".json"));
   }
   const auto box = list_presets().front();
-  CHECK(box.description ==
-        "E1 host: 8 cores, 16 GB RAM, RAID1 of 7200 rpm HDDs behind a battery-backed cache, Ubuntu 12.04 / Linux 3.2");
+  CHECK(box.name == "e1-host");
+  CHECK(box.description.rfind("E1 host: ", 0) == 0);  // read from the file's own description
 }
 
 TEST_CASE("CKPTSIM_HOME chooses where presets are found") {
