@@ -21,6 +21,7 @@
 
 #include <coroutine>
 #include <cstddef>
+#include <utility>
 
 #include "sim/simulator.h"
 #include "sim/time.h"
@@ -76,9 +77,44 @@ class Resource {
     Claim claim_;
   };
 
+  // A unit held for a scope: given back when the Held goes out of scope
+  // (not while the Simulator tears down suspended processes).
+  class [[nodiscard]] Held {
+   public:
+    Held(Held&& other) noexcept : sim_(other.sim_), res_(std::exchange(other.res_, nullptr)) {}
+    Held& operator=(Held&&) = delete;
+    Held(const Held&) = delete;
+    Held& operator=(const Held&) = delete;
+    // At teardown the Resource may be gone already: ask the Simulator, which outlives every frame.
+    ~Held() {
+      if (res_ != nullptr && !sim_->tearing_down()) res_->release();
+    }
+
+   private:
+    friend class Resource;
+    explicit Held(Resource& res) noexcept : sim_(&res.sim_), res_(&res) {}
+    const Simulator* sim_;
+    Resource* res_;
+  };
+
+  class HoldAwaiter {
+   public:
+    bool await_ready() noexcept { return inner_.await_ready(); }
+    void await_suspend(std::coroutine_handle<> self) noexcept { inner_.await_suspend(self); }
+    Held await_resume() const noexcept { return Held(res_); }
+
+   private:
+    friend class Resource;
+    explicit HoldAwaiter(Resource& res) noexcept : res_(res), inner_(res) {}
+    Resource& res_;
+    AcquireAwaiter inner_;
+  };
+
   // `co_await res.acquire()`: take a unit (waiting in FIFO order); give it
   // back with release().
   AcquireAwaiter acquire() noexcept { return AcquireAwaiter(*this); }
+  // `const auto held = co_await res.hold();`: take a unit for the rest of the scope.
+  HoldAwaiter hold() noexcept { return HoldAwaiter(*this); }
   // `co_await res.use(d)`: take a unit, hold it for d, give it back.
   UseAwaiter use(Duration d) noexcept { return UseAwaiter(*this, d); }
   // Gives a unit back: to the first waiter if any, else to the pool.

@@ -112,9 +112,10 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
     for (const Statement st : script) {
       // The thread's side of the round trip (its event loop is busy meanwhile),
       // then the server's CPU for the statement.
-      co_await c.thread.loop.acquire();
-      co_await cpus_.use(config_.cpu_client);
-      c.thread.loop.release();
+      {
+        const auto serving = co_await c.thread.loop.hold();
+        co_await cpus_.use(config_.cpu_client);
+      }
       be.begin_statement();
       co_await cpus_.use(statement_cpu(st));
       switch (st) {

@@ -48,7 +48,6 @@ struct Relation {
   std::vector<SegmentId> segments;
   std::vector<Lsn> page_lsn;          // per block
   std::int64_t last_page_tuples = 0;  // tuples on the last page (inserts)
-  bool extending = false;             // relation extension lock held
 };
 
 class Relations {

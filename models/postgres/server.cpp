@@ -28,8 +28,7 @@ Server::Server(sim::Simulator& sim, sim::Resource& cpus, os::FileSystem& fs, con
       wal_(sim, fs, config_, version_, stats_),
       bufmgr_(pool_, rels_, wal_, queue_, stats_, version_),
       bgwriter_(sim, &cpus, bufmgr_, config_, version_, stats_),
-      checkpointer_(sim, &cpus, bufmgr_, wal_, queue_, config_, version_, stats_),
-      extension_done_(sim) {
+      checkpointer_(sim, &cpus, bufmgr_, wal_, queue_, config_, version_, stats_) {
   wal_.set_active_xacts(&active_write_xacts_);
   wal_.on_segment_finished([this](std::int64_t segno) { checkpointer_.wal_segment_finished(segno); });
   checkpointer_.set_log([this](sim::Time t, const std::string& line) { log(t, line); });
@@ -44,6 +43,7 @@ Server::~Server() = default;
 
 RelationId Server::create_relation(std::string name, std::int64_t blocks) {
   if (started_) throw std::logic_error("create_relation after start()");
+  extension_locks_.emplace_back(sim_);
   return rels_.create(std::move(name), blocks);
 }
 
@@ -132,7 +132,7 @@ Backend::Backend(Server& server, os::OsTask& task)
       writeback_(server.rels_, server.version_.at_least(90600) ? pages(server.config_.backend_flush_after) : 0),
       waits_(server.sim_, WaitEvent::ClientRead),
       proc_{&task, ProcKind::Backend, &writeback_, &waits_},
-      lock_released_(server.sim_) {}
+      xact_ended_(server.sim_) {}
 
 void Backend::begin_write() {
   if (in_write_xact_) return;
@@ -162,23 +162,23 @@ sim::Task<> Backend::insert(RelationId rel, int tuples_per_page, int record_byte
   begin_write();
   BufferManager& bufmgr = server_.bufmgr_;
   Relations& rels = server_.rels_;
-  // The relation extension lock: one extender at a time, others wait for the new page.
-  while (rels.rel(rel).extending) {
+  // The relation extension lock (LockRelationForExtension): one extender at a
+  // time; an inserter waits while anyone extends, then looks at the last page again.
+  sim::LWLock& extension_lock = server_.extension_locks_[static_cast<std::size_t>(rel)];
+  while (extension_lock.held()) {
     const WaitScope waiting = report_wait(proc_, WaitEvent::LockExtend);
-    co_await server_.extension_done_.wait();
+    co_await extension_lock.released();
   }
   BufferId id = -1;
   std::int64_t block = 0;
   bool new_page = false;
   if (rels.rel(rel).last_page_tuples >= tuples_per_page || rels.rel(rel).nblocks == 0) {
-    rels.rel(rel).extending = true;
+    const auto extending = extension_lock.try_exclusive();  // free: checked above, nothing awaited since
     rels.rel(rel).last_page_tuples = 1;
     const SegmentId seg = co_await rels.extend(proc_, rel);  // smgrextend writes a zeroed page
     co_await bufmgr.register_sync(proc_, seg);               // counts as buffers_backend
     block = rels.rel(rel).nblocks - 1;
     id = co_await bufmgr.read_buffer(proc_, rel, block, true);
-    rels.rel(rel).extending = false;
-    server_.extension_done_.notify_all();
     new_page = true;
   } else {
     ++rels.rel(rel).last_page_tuples;
@@ -205,7 +205,7 @@ sim::Task<> Backend::lock_row(RelationId rel, std::int64_t row) {
     Backend& owner = *held->owner;
     const WaitScope waiting =
         report_wait(proc_, held->waiters++ == 0 ? WaitEvent::LockTransactionId : WaitEvent::LockTuple);
-    co_await owner.lock_released_.wait();  // until that transaction ends
+    co_await owner.xact_ended_.wait();  // XactLockTableWait: until that transaction ends
   }
   server_.row_locks_.push_back(Server::RowLock{rel, row, this});
   ++locks_held_;
@@ -217,7 +217,7 @@ void Backend::release_locks() {
     locks.erase(std::remove_if(locks.begin(), locks.end(), [this](const Server::RowLock& l) { return l.owner == this; }),
                 locks.end());
     locks_held_ = 0;
-    lock_released_.notify_all();
+    xact_ended_.notify_all();
   }
 }
 

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -87,7 +88,7 @@ class Backend {
   PgProc proc_;
   bool in_write_xact_ = false;
   int locks_held_ = 0;
-  sim::Condition lock_released_;
+  sim::Condition xact_ended_;  // its transaction lock: row-lock waiters wait for the transaction to end
 };
 
 class Server {
@@ -159,7 +160,7 @@ class Server {
   bool started_ = false;
   std::vector<std::unique_ptr<Backend>> backends_;
   std::int64_t active_write_xacts_ = 0;
-  sim::Condition extension_done_;
+  std::deque<sim::LWLock> extension_locks_;  // per relation: the relation extension lock
   struct RowLock {
     RelationId rel;
     std::int64_t row;

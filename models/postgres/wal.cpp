@@ -20,7 +20,7 @@ Wal::Wal(sim::Simulator& sim, os::FileSystem& fs, const PostgresConfig& config, 
       config_(config),
       version_(version),
       stats_(stats),
-      lock_released_(sim),
+      write_lock_(sim),
       writer_latch_(sim) {
   wal_buffers_ = effective_wal_buffers(config);
   // The cluster's WAL starts in segment 1, just past its long page header.
@@ -81,15 +81,12 @@ sim::Task<Lsn> Wal::insert(const PgProc& proc, int record_bytes, const Lsn* page
       ++stats_.wal_buffers_full;
       counted = true;
     }
-    if (write_lock_) {
+    if (const auto held = write_lock_.try_exclusive()) {
+      co_await write(proc, end - wal_buffers_, false);
+    } else {
       const WaitScope waiting = report_wait(proc, WaitEvent::LwWalWrite);
-      co_await lock_released_.wait();
-      continue;
+      co_await write_lock_.released();
     }
-    write_lock_ = true;
-    co_await write(proc, end - wal_buffers_, false);
-    write_lock_ = false;
-    lock_released_.notify_all();
   }
   co_return end;
 }
@@ -105,21 +102,19 @@ sim::Task<> Wal::flush(const PgProc& proc, Lsn target) {
       co_await sim_.sleep(config_.commit_delay);
       continue;
     }
-    if (write_lock_) {
+    const auto held = write_lock_.try_exclusive();
+    if (!held) {
       // LWLockAcquireOrWait: wait for the holder, then re-check whether its flush covered us.
       const WaitScope waiting = report_wait(proc, WaitEvent::LwWalWrite);
-      co_await lock_released_.wait();
+      co_await write_lock_.released();
       continue;
     }
-    write_lock_ = true;
     if (config_.commit_delay > 0 && version_.commit_delay_by_leader() && enough_siblings()) {
       const WaitScope waiting = report_wait(proc, WaitEvent::CommitDelay);
       co_await sim_.sleep(config_.commit_delay);  // the leader waits for followers to insert
     }
     ++stats_.wal_flushes;
     co_await write(proc, insert_, true);  // everything inserted so far: group commit
-    write_lock_ = false;
-    lock_released_.notify_all();
   }
 }
 
@@ -255,12 +250,12 @@ sim::Task<bool> Wal::background_flush(const PgProc& proc) {
     do_flush = sim_.now() - last_background_flush_ >= config_.wal_writer_delay ||
                target - flushed_ >= config_.wal_writer_flush_after || target <= async_commit_lsn_;
   }
-  while (write_lock_) co_await lock_released_.wait();
+  while (write_lock_.held()) co_await write_lock_.released();
   if (flushed_ >= target) co_return true;
-  write_lock_ = true;
-  co_await write(proc, target, do_flush);
-  write_lock_ = false;
-  lock_released_.notify_all();
+  {
+    const auto held = write_lock_.try_exclusive();
+    co_await write(proc, target, do_flush);
+  }
   if (do_flush) last_background_flush_ = sim_.now();
   co_return true;
 }

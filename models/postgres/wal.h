@@ -114,8 +114,7 @@ class Wal {
   Lsn flushed_;
   Lsn redo_;
   Lsn async_commit_lsn_ = 0;
-  bool write_lock_ = false;  // WALWriteLock
-  sim::Condition lock_released_;
+  sim::LWLock write_lock_;  // WALWriteLock
   std::vector<os::FileId> seg_files_;  // by segment number; -1: no file
   std::int64_t oldest_segno_ = 1;
   std::int64_t newest_file_segno_ = 1;  // highest segment number that has a file
