@@ -27,6 +27,7 @@
 
 #include "scenarios/suggest.h"
 #include "scenarios/units.h"
+#include "sim/enum_names.h"
 
 namespace ckptsim::scenarios {
 
@@ -140,6 +141,28 @@ class Schema {
       return false;
     };
     field.write = [member](const Config& c) { return json(c.*member); };
+    fields_.push_back(std::move(field));
+    return *this;
+  }
+  // A behaviour switch: one of the names of its enum's table (sim/enum_names.h).
+  template <class E, std::size_t N>
+  Schema& choice(std::string name, E Config::*member, const sim::EnumNames<E, N>& names) {
+    Field field{std::move(name), nullptr, nullptr};
+    field.read = [member, &names](const json& v, Config& out, std::string& expected) {
+      if (v.is_string()) {
+        if (const auto value = sim::enum_from_name(names, v.get<std::string>())) {
+          out.*member = *value;
+          return true;
+        }
+      }
+      std::string list;
+      for (const auto& [text, value] : names) {
+        list += (list.empty() ? "" : ", ") + (text.empty() ? std::string("\"\"") : std::string(text));
+      }
+      expected = "is not one of " + list;
+      return false;
+    };
+    field.write = [member, &names](const Config& c) { return json(std::string(sim::enum_name(names, c.*member))); };
     fields_.push_back(std::move(field));
     return *this;
   }

@@ -16,8 +16,8 @@ void describe_device(Schema<disk::DeviceConfig>& s) {
   using sim::kMillisecond;
   using sim::kMiB;
   using sim::kSecond;
-  s.choice("kind", &DeviceConfig::kind, {"hdd", "ssd"})
-      .choice("interface", &DeviceConfig::interface, {"sata", "sas", "nvme"})
+  s.choice("kind", &DeviceConfig::kind, disk::kKindNames)
+      .choice("interface", &DeviceConfig::interface, disk::kInterfaceNames)
       .bytes("capacity", &DeviceConfig::capacity, kMiB, 1)
       // Arrangement.
       .integer("mirrors", &DeviceConfig::mirrors, 1, 8)

@@ -12,7 +12,7 @@ void describe_pgbench(Schema<pgbench::PgbenchConfig>& s, bool with_scale) {
   using sim::kMicrosecond;
   using sim::kMillisecond;
   using sim::kSecond;
-  s.choice("builtin", &PgbenchConfig::builtin, {"tpcb-like", "simple-update", "select-only"});
+  s.choice("builtin", &PgbenchConfig::builtin, pgbench::kBuiltinNames);
   if (with_scale) s.integer("scale", &PgbenchConfig::scale, 1, 100000);
   s.integer("clients", &PgbenchConfig::clients, 1, 10000)
       .integer("threads", &PgbenchConfig::threads, 1, 10000)
@@ -21,7 +21,7 @@ void describe_pgbench(Schema<pgbench::PgbenchConfig>& s, bool with_scale) {
       .real("rate", &PgbenchConfig::rate, 0)
       .duration("latency_limit", &PgbenchConfig::latency_limit, kMillisecond, 0)
       .duration("progress", &PgbenchConfig::progress, kSecond, kMillisecond, kHour)
-      .choice("protocol", &PgbenchConfig::protocol, {"simple", "extended", "prepared"})
+      .choice("protocol", &PgbenchConfig::protocol, pgbench::kProtocolNames)
       .duration("aggregate_interval", &PgbenchConfig::aggregate_interval, kSecond, 0, kHour)
       // CPU per statement (not pgbench options: the model's costs, see pgbench_config.h).
       .duration("cpu_select", &PgbenchConfig::cpu_select, kMicrosecond, 0, kSecond)

@@ -15,15 +15,25 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/enum_names.h"
 #include "sim/time.h"
 
 namespace ckptsim::disk {
 
+// What one member of the device is.
+enum class Kind : std::uint8_t { Hdd, Ssd };
+inline constexpr sim::EnumNames<Kind, 2> kKindNames{{{"hdd", Kind::Hdd}, {"ssd", Kind::Ssd}}};
+
+// The host interface: SATA cannot queue a cache flush (it drains the queue); SAS and NVMe can.
+enum class Interface : std::uint8_t { Sata, Sas, Nvme };
+inline constexpr sim::EnumNames<Interface, 3> kInterfaceNames{
+    {{"sata", Interface::Sata}, {"sas", Interface::Sas}, {"nvme", Interface::Nvme}}};
+
 struct DeviceConfig {
   std::string name;         // preset name, e.g. "raid1-hdd-7200"
   std::string description;  // one line, shown by `ckptsim presets`
-  std::string kind = "hdd";         // hdd, ssd: what one member is
-  std::string interface = "sata";   // sata (flush not queued), sas, nvme
+  Kind kind = Kind::Hdd;
+  Interface interface = Interface::Sata;
   sim::Bytes capacity = 500 * sim::kGiB;
 
   // Arrangement.

@@ -32,7 +32,7 @@ Hdd::Hdd(sim::Simulator& sim, const DeviceConfig& config, std::uint64_t seed, st
         else schedule();
       }) {
   info_.queue_depth = static_cast<int>(config.queue_depth);
-  info_.queued_flush = config.interface != "sata";
+  info_.queued_flush = config.interface != Interface::Sata;
   info_.volatile_cache = config.write_cache;
   info_.rotational = true;
   info_.capacity_bytes = config.capacity;

@@ -17,9 +17,11 @@ namespace {
 
 std::unique_ptr<Device> make_member(sim::Simulator& sim, const DeviceConfig& config, std::uint64_t seed,
                                     const std::string& name) {
-  if (config.kind == "hdd") return std::make_unique<Hdd>(sim, config, seed, name);
-  if (config.kind == "ssd") return std::make_unique<Ssd>(sim, config, seed, name);
-  throw std::invalid_argument("device " + name + ": unknown kind \"" + config.kind + "\" (expected hdd or ssd)");
+  switch (config.kind) {
+    case Kind::Hdd: return std::make_unique<Hdd>(sim, config, seed, name);
+    case Kind::Ssd: return std::make_unique<Ssd>(sim, config, seed, name);
+  }
+  throw std::invalid_argument("device " + name + ": unknown kind (expected hdd or ssd)");
 }
 
 }  // namespace

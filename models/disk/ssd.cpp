@@ -29,7 +29,7 @@ Ssd::Ssd(sim::Simulator& sim, const DeviceConfig& config, std::uint64_t /*seed*/
   // Nothing random: the static layout and FIFO calendars need no draw, so
   // seed and name are unused.
   info_.queue_depth = static_cast<int>(config.queue_depth);
-  info_.queued_flush = config.interface != "sata";
+  info_.queued_flush = config.interface != Interface::Sata;
   info_.volatile_cache = !config.power_loss_protection;
   info_.rotational = false;
   info_.capacity_bytes = config.capacity;

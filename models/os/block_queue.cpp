@@ -11,16 +11,21 @@
 namespace ckptsim::os {
 
 BlockQueue::BlockQueue(sim::Simulator& sim, const OsConfig& config, disk::Device& device,
-                       const std::string& scheduler, std::string name)
-    : sim_(sim), config_(config), device_(device), name_(std::move(name)), legacy_(config.block_layer == "legacy") {
+                       Scheduler scheduler, std::string name)
+    : sim_(sim),
+      config_(config),
+      device_(device),
+      name_(std::move(name)),
+      legacy_(config.block_layer == BlockLayer::Legacy) {
   const disk::DeviceInfo& info = device.info();
-  const std::string elevator = scheduler.empty() ? default_elevator(config.block_layer, info.rotational) : scheduler;
+  const Scheduler elevator =
+      scheduler == Scheduler::Default ? default_elevator(config.block_layer, info.rotational) : scheduler;
   elevator_ = make_elevator(elevator, config, *this);
   if (config.nr_requests > 0) {
     nr_requests_ = static_cast<int>(config.nr_requests);
   } else if (legacy_) {
     nr_requests_ = 128;  // BLKDEV_MAX_RQ
-  } else if (elevator == "none") {
+  } else if (elevator == Scheduler::None) {
     nr_requests_ = std::max(info.queue_depth, 1);  // the hardware tags
   } else {
     nr_requests_ = 2 * std::min(std::max(info.queue_depth, 1), 128);  // scheduler tags

@@ -59,8 +59,8 @@ struct Plug {
 
 class BlockQueue final : public disk::CommandOwner, public ElevatorHost {
  public:
-  // `scheduler`: an elevator name, or "" for the block layer's default for this device.
-  BlockQueue(sim::Simulator& sim, const OsConfig& config, disk::Device& device, const std::string& scheduler,
+  // `scheduler`: an elevator, or Default for the block layer's default for this device.
+  BlockQueue(sim::Simulator& sim, const OsConfig& config, disk::Device& device, Scheduler scheduler,
              std::string name);
   ~BlockQueue();
   BlockQueue(const BlockQueue&) = delete;

@@ -56,7 +56,7 @@ double Kernel::update_dirty_limit(Bdi& bdi, const DirtyLimits& limits) {
 
 sim::Task<> Kernel::balance_dirty_pages_ratelimited(OsTask& task) {
   Bdi& bdi = *bdis_[0];
-  if (config_.throttle == "writer-writeback") {
+  if (config_.throttle == Throttle::WriterWriteback) {
     co_await balance_dirty_pages_writer(task, bdi);
   } else {
     co_await balance_dirty_pages_io_less(task, bdi);

@@ -53,12 +53,12 @@ class Elevator {
   virtual std::size_t queued() const = 0;
 };
 
-// True when `name` is an elevator of that block layer ("legacy" or "blk-mq").
-bool elevator_exists(const std::string& block_layer, const std::string& name);
+// True when the block layer offers that elevator (Default is none: resolve it first).
+bool elevator_exists(BlockLayer block_layer, Scheduler scheduler);
 // The kernel's default elevator for a device.
-std::string default_elevator(const std::string& block_layer, bool rotational);
-// Throws std::invalid_argument for a name the block layer does not offer.
-std::unique_ptr<Elevator> make_elevator(const std::string& name, const OsConfig& config, ElevatorHost& host);
+Scheduler default_elevator(BlockLayer block_layer, bool rotational);
+// Throws std::invalid_argument for an elevator the block layer does not offer.
+std::unique_ptr<Elevator> make_elevator(Scheduler scheduler, const OsConfig& config, ElevatorHost& host);
 
 std::unique_ptr<Elevator> make_noop(const char* name);
 std::unique_ptr<Elevator> make_deadline(const char* name, const OsConfig& config, ElevatorHost& host);

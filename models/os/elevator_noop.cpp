@@ -46,25 +46,33 @@ class Noop final : public Elevator {
 
 std::unique_ptr<Elevator> make_noop(const char* name) { return std::make_unique<Noop>(name); }
 
-bool elevator_exists(const std::string& block_layer, const std::string& name) {
-  if (block_layer == "legacy") return name == "noop" || name == "deadline" || name == "cfq";
-  return name == "none" || name == "mq-deadline";
+bool elevator_exists(BlockLayer block_layer, Scheduler scheduler) {
+  if (block_layer == BlockLayer::Legacy) {
+    return scheduler == Scheduler::Noop || scheduler == Scheduler::Deadline || scheduler == Scheduler::Cfq;
+  }
+  return scheduler == Scheduler::None || scheduler == Scheduler::MqDeadline;
 }
 
-std::string default_elevator(const std::string& block_layer, bool rotational) {
-  if (block_layer == "legacy") return "cfq";  // CONFIG_DEFAULT_IOSCHED on Ubuntu 12.04 and most 3.x kernels
-  return rotational ? "mq-deadline" : "none";
+Scheduler default_elevator(BlockLayer block_layer, bool rotational) {
+  if (block_layer == BlockLayer::Legacy) return Scheduler::Cfq;  // CONFIG_DEFAULT_IOSCHED on Ubuntu 12.04 and most 3.x kernels
+  return rotational ? Scheduler::MqDeadline : Scheduler::None;
 }
 
-std::unique_ptr<Elevator> make_elevator(const std::string& name, const OsConfig& config, ElevatorHost& host) {
-  if (!elevator_exists(config.block_layer, name)) {
-    throw std::invalid_argument("scheduler \"" + name + "\" is not offered by the " + config.block_layer +
+std::unique_ptr<Elevator> make_elevator(Scheduler scheduler, const OsConfig& config, ElevatorHost& host) {
+  if (!elevator_exists(config.block_layer, scheduler)) {
+    throw std::invalid_argument("scheduler \"" + std::string(sim::enum_name(kSchedulerNames, scheduler)) +
+                                "\" is not offered by the " +
+                                std::string(sim::enum_name(kBlockLayerNames, config.block_layer)) +
                                 " block layer (legacy: noop, deadline, cfq; blk-mq: none, mq-deadline)");
   }
-  if (name == "noop") return make_noop("noop");
-  if (name == "none") return make_noop("none");
-  if (name == "deadline") return make_deadline("deadline", config, host);
-  if (name == "mq-deadline") return make_deadline("mq-deadline", config, host);
+  switch (scheduler) {
+    case Scheduler::Noop: return make_noop("noop");
+    case Scheduler::None: return make_noop("none");
+    case Scheduler::Deadline: return make_deadline("deadline", config, host);
+    case Scheduler::MqDeadline: return make_deadline("mq-deadline", config, host);
+    case Scheduler::Cfq:
+    case Scheduler::Default: break;
+  }
   return make_cfq(config, host);
 }
 

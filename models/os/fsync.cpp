@@ -94,7 +94,7 @@ sim::Task<> Kernel::fdatasync(OsTask& task, FileId file) { co_await sync_inode(t
 sim::Task<> Kernel::sync_file_range(OsTask& task, FileId file, std::int64_t block, std::int64_t count) {
   Inode& in = inode(file);
   ++sync_file_ranges_;
-  const SyncMode mode = config_.sync_file_range_mode == "all" ? SyncMode::All : SyncMode::None;
+  const SyncMode mode = config_.sync_file_range_mode;
   Plug plug;
   co_await write_pages(in, block, block + count, INT64_MAX, mode, false, WbReason::SyncFileRange, task.pid, plug);
   bdis_[static_cast<std::size_t>(in.bdi)]->queue->unplug(plug);

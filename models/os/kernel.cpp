@@ -37,7 +37,7 @@ Kernel::Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory
   if (wal_device != nullptr && wal_device != &data_device) {
     bdis_.push_back(std::make_unique<Bdi>(sim));
     bdis_[1]->queue = std::make_unique<BlockQueue>(sim, config_, *wal_device,
-                                                   config.wal_scheduler.empty() ? config.scheduler : config.wal_scheduler,
+                                                   config.wal_scheduler == Scheduler::Default ? config.scheduler : config.wal_scheduler,
                                                    "wal");
   }
   next_extent_[0] = kJournalSectors;

@@ -56,7 +56,6 @@ inline bool extends(const Bio* bio, std::int64_t b, const BlockQueue& q) {
 
 // Who started the writeback of a page (summary and tests).
 enum class WbReason : std::uint8_t { Kupdate, Background, Reclaim, Fsync, SyncFileRange, Throttle, Fadvise, Count };
-enum class SyncMode : std::uint8_t { None, All };  // WB_SYNC_NONE / WB_SYNC_ALL
 
 class Kernel final : public FileSystem, private BioOwner {
  public:

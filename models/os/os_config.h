@@ -11,9 +11,41 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/enum_names.h"
 #include "sim/time.h"
 
 namespace ckptsim::os {
+
+// Writer throttling: "io-less" (3.2+: writers sleep, only the flusher writes) or
+// "writer-writeback" (<= 3.1: an over-limit writer writes back itself).
+enum class Throttle : std::uint8_t { IoLess, WriterWriteback };
+inline constexpr sim::EnumNames<Throttle, 2> kThrottleNames{
+    {{"io-less", Throttle::IoLess}, {"writer-writeback", Throttle::WriterWriteback}}};
+
+// The flusher's chunk: "bandwidth" (>= 4 MiB scaled to write bandwidth, 3.1+) or "fixed" (4 MiB).
+enum class WritebackChunk : std::uint8_t { Bandwidth, Fixed };
+inline constexpr sim::EnumNames<WritebackChunk, 2> kWritebackChunkNames{
+    {{"bandwidth", WritebackChunk::Bandwidth}, {"fixed", WritebackChunk::Fixed}}};
+
+// struct writeback_control's sync_mode: WB_SYNC_NONE / WB_SYNC_ALL.
+enum class SyncMode : std::uint8_t { None, All };
+inline constexpr sim::EnumNames<SyncMode, 2> kSyncModeNames{{{"all", SyncMode::All}, {"none", SyncMode::None}}};
+
+// "legacy" (request_fn, sync + async request pools) or "blk-mq".
+enum class BlockLayer : std::uint8_t { Legacy, BlkMq };
+inline constexpr sim::EnumNames<BlockLayer, 2> kBlockLayerNames{
+    {{"legacy", BlockLayer::Legacy}, {"blk-mq", BlockLayer::BlkMq}}};
+
+// An elevator as named in /sys/block/*/queue/scheduler; Default ("") is the
+// kernel's default for the device (legacy: cfq; blk-mq: mq-deadline if
+// rotational, else none).
+enum class Scheduler : std::uint8_t { Default, Noop, Deadline, Cfq, None, MqDeadline };
+inline constexpr sim::EnumNames<Scheduler, 6> kSchedulerNames{{{"", Scheduler::Default},
+                                                                {"noop", Scheduler::Noop},
+                                                                {"deadline", Scheduler::Deadline},
+                                                                {"cfq", Scheduler::Cfq},
+                                                                {"none", Scheduler::None},
+                                                                {"mq-deadline", Scheduler::MqDeadline}}};
 
 struct OsConfig {
   std::string kernel = "linux-modern";
@@ -33,23 +65,18 @@ struct OsConfig {
   bool dirtyable_anon = false;
   // Zone high watermarks are subtracted from dirtyable memory (3.3+).
   bool dirty_balance_reserve = true;
-  // "io-less" (3.2+: writers sleep, only the flusher writes) or
-  // "writer-writeback" (<= 3.1: an over-limit writer writes back itself).
-  std::string throttle = "io-less";
-  // Flusher chunk: "bandwidth" (>= 4 MiB scaled to write bandwidth, 3.1+) or "fixed" (4 MiB).
-  std::string writeback_chunk = "bandwidth";
+  Throttle throttle = Throttle::IoLess;
+  WritebackChunk writeback_chunk = WritebackChunk::Bandwidth;
   // A write into a page under writeback waits for that write (3.0-3.8).
   bool stable_pages = false;
   // sync_file_range(SYNC_FILE_RANGE_WRITE): "all" (WB_SYNC_ALL, sync-class, waits for
   // pages already in flight; < 4.4) or "none" (WB_SYNC_NONE, async-class; 4.4+).
-  std::string sync_file_range_mode = "none";
+  SyncMode sync_file_range_mode = SyncMode::None;
 
   // --- block layer (/sys/block/*/queue) ---
-  std::string block_layer = "blk-mq";  // "legacy" (request_fn, sync + async pools) or "blk-mq"
-  // Elevator by name as in /sys/block/*/queue/scheduler; "" = the kernel's default
-  // for the device (legacy: cfq; blk-mq: mq-deadline if rotational, else none).
-  std::string scheduler;
-  std::string wal_scheduler;           // for the WAL device when it has its own
+  BlockLayer block_layer = BlockLayer::BlkMq;
+  Scheduler scheduler = Scheduler::Default;
+  Scheduler wal_scheduler = Scheduler::Default;  // for the WAL device when it has its own
   std::int64_t nr_requests = 0;        // 0 = the kernel's default (legacy 128; blk-mq 2 x min(depth, 128), none: depth)
   sim::Bytes read_ahead_kb = 128 * sim::kKiB;
   sim::Bytes max_sectors_kb = 512 * sim::kKiB;

@@ -148,7 +148,7 @@ void Kernel::requeue_inode(Bdi& bdi, Inode& in, std::int64_t written, std::int64
 // writeback_chunk_size: >= 4 MiB, scaled to half a second of bandwidth and
 // an eighth of the dirty limit (3.1+); a fixed 4 MiB before.
 std::int64_t Kernel::writeback_chunk(const Bdi& bdi, std::int64_t nr_left) const {
-  if (config_.writeback_chunk == "fixed") return kMinWritebackBlocks;
+  if (config_.writeback_chunk == WritebackChunk::Fixed) return kMinWritebackBlocks;
   const auto limit_blocks = static_cast<std::int64_t>(bdi.dirty_limit) / kPagesPerBlock;
   std::int64_t chunk = std::min({static_cast<std::int64_t>(bdi.write_bw / 2), limit_blocks / 8, nr_left});
   chunk = (chunk + kMinWritebackBlocks) / kMinWritebackBlocks * kMinWritebackBlocks;

@@ -67,7 +67,7 @@ void Pgbench::start(sim::Time end) {
 }
 
 sim::Duration Pgbench::statement_cpu(Statement statement) const {
-  const sim::Duration parse = config_.protocol == "prepared" ? 0 : config_.cpu_parse;
+  const sim::Duration parse = config_.protocol == Protocol::Prepared ? 0 : config_.cpu_parse;
   switch (statement) {
     case Statement::Begin: return config_.cpu_begin_end;
     case Statement::End: return config_.cpu_begin_end + config_.cpu_commit;

@@ -8,12 +8,24 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/enum_names.h"
 #include "sim/time.h"
 
 namespace ckptsim::pgbench {
 
+// -b: tpcb-like, simple-update (-N), select-only (-S).
+enum class Builtin : std::uint8_t { TpcbLike, SimpleUpdate, SelectOnly };
+inline constexpr sim::EnumNames<Builtin, 3> kBuiltinNames{{{"tpcb-like", Builtin::TpcbLike},
+                                                           {"simple-update", Builtin::SimpleUpdate},
+                                                           {"select-only", Builtin::SelectOnly}}};
+
+// -M: simple, extended, prepared.
+enum class Protocol : std::uint8_t { Simple, Extended, Prepared };
+inline constexpr sim::EnumNames<Protocol, 3> kProtocolNames{
+    {{"simple", Protocol::Simple}, {"extended", Protocol::Extended}, {"prepared", Protocol::Prepared}}};
+
 struct PgbenchConfig {
-  std::string builtin = "tpcb-like";             // -b: tpcb-like, simple-update (-N), select-only (-S)
+  Builtin builtin = Builtin::TpcbLike;           // -b
   std::int64_t scale = 10;                       // -s of pgbench -i
   std::int64_t clients = 1;                      // -c
   std::int64_t threads = 1;                      // -j
@@ -22,7 +34,7 @@ struct PgbenchConfig {
   double rate = 0;                               // -R, transactions per second; 0 = as fast as possible
   sim::Duration latency_limit = 0;               // -L; 0 = none
   sim::Duration progress = 1 * sim::kSecond;     // -P
-  std::string protocol = "simple";               // -M: simple, extended, prepared
+  Protocol protocol = Protocol::Simple;          // -M
   sim::Duration aggregate_interval = 0;          // --aggregate-interval; 0 = no aggregate log
 
   // CPU per statement, on one of the host's cores. Server side: executing

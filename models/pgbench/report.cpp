@@ -27,7 +27,7 @@ std::string final_summary(const PgbenchConfig& c, const TransactionSums& t, doub
   auto pct = [](std::int64_t part, std::int64_t whole) { return whole > 0 ? 100.0 * part / whole : 0.0; };
   line(fmt::format("transaction type: {}", script_title(c.builtin)));
   line(fmt::format("scaling factor: {}", c.scale));
-  line(fmt::format("query mode: {}", c.protocol));
+  line(fmt::format("query mode: {}", sim::enum_name(kProtocolNames, c.protocol)));
   line(fmt::format("number of clients: {}", c.clients));
   line(fmt::format("number of threads: {}", std::min(c.threads, c.clients)));
   line("maximum number of tries: 1");

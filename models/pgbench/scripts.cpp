@@ -11,18 +11,24 @@ constexpr std::array kSimpleUpdate{Begin, UpdateAccounts, SelectAccounts, Insert
 constexpr std::array kSelectOnly{SelectAccounts};
 }  // namespace
 
-std::span<const Statement> script_statements(std::string_view builtin) {
-  if (builtin == "select-only") return kSelectOnly;
-  if (builtin == "simple-update") return kSimpleUpdate;
+std::span<const Statement> script_statements(Builtin builtin) {
+  switch (builtin) {
+    case Builtin::SelectOnly: return kSelectOnly;
+    case Builtin::SimpleUpdate: return kSimpleUpdate;
+    case Builtin::TpcbLike: break;
+  }
   return kTpcbLike;
 }
 
-std::string script_title(std::string_view builtin) {
-  if (builtin == "select-only") return "<builtin: select only>";
-  if (builtin == "simple-update") return "<builtin: simple update>";
+std::string script_title(Builtin builtin) {
+  switch (builtin) {
+    case Builtin::SelectOnly: return "<builtin: select only>";
+    case Builtin::SimpleUpdate: return "<builtin: simple update>";
+    case Builtin::TpcbLike: break;
+  }
   return "<builtin: TPC-B (sort of)>";
 }
 
-bool script_writes(std::string_view builtin) { return builtin != "select-only"; }
+bool script_writes(Builtin builtin) { return builtin != Builtin::SelectOnly; }
 
 }  // namespace ckptsim::pgbench

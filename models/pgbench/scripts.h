@@ -13,15 +13,16 @@
 
 #include <span>
 #include <string>
-#include <string_view>
+
+#include "models/pgbench/pgbench_config.h"
 
 namespace ckptsim::pgbench {
 
 enum class Statement { Begin, UpdateAccounts, SelectAccounts, UpdateTellers, UpdateBranches, InsertHistory, End };
 
-std::span<const Statement> script_statements(std::string_view builtin);
+std::span<const Statement> script_statements(Builtin builtin);
 // As pgbench's summary names it: "<builtin: TPC-B (sort of)>".
-std::string script_title(std::string_view builtin);
-bool script_writes(std::string_view builtin);
+std::string script_title(Builtin builtin);
+bool script_writes(Builtin builtin);
 
 }  // namespace ckptsim::pgbench

@@ -39,7 +39,7 @@ void BM_HddRandomReadQd32(benchmark::State& state) {
 
 void BM_SsdRandomReadQd32(benchmark::State& state) {
   DeviceConfig config;
-  config.kind = "ssd";
+  config.kind = disk::Kind::Ssd;
   config.queue_depth = 1023;
   run<Ssd>(state, config, 200 * sim::kMillisecond);
 }

@@ -49,8 +49,9 @@ DeviceConfig preset(const std::string& name) {
   c.description = file.at("description").get<std::string>();
   using sim::kKiB, sim::kMiB, sim::kMicrosecond, sim::kMillisecond;
   const std::map<std::string, std::function<void(const json&)>> set{
-      {"kind", [&](const json& v) { c.kind = v.get<std::string>(); }},
-      {"interface", [&](const json& v) { c.interface = v.get<std::string>(); }},
+      {"kind", [&](const json& v) { c.kind = sim::enum_from_name(disk::kKindNames, v.get<std::string>()).value(); }},
+      {"interface",
+       [&](const json& v) { c.interface = sim::enum_from_name(disk::kInterfaceNames, v.get<std::string>()).value(); }},
       {"capacity", [&](const json& v) { c.capacity = bytes(v, kMiB); }},
       {"mirrors", [&](const json& v) { c.mirrors = v.get<std::int64_t>(); }},
       {"controller_cache", [&](const json& v) { c.controller_cache = bytes(v, kMiB); }},

@@ -39,12 +39,12 @@ inline OsConfig profile(const std::string& kernel) {
   c.reserved_memory = parse_kb(os.at("reserved_memory"));
   c.dirtyable_anon = os.at("dirtyable_anon");
   c.dirty_balance_reserve = os.at("dirty_balance_reserve");
-  c.throttle = os.at("throttle");
-  c.writeback_chunk = os.at("writeback_chunk");
+  c.throttle = sim::enum_from_name(kThrottleNames, os.at("throttle").get<std::string>()).value();
+  c.writeback_chunk = sim::enum_from_name(kWritebackChunkNames, os.at("writeback_chunk").get<std::string>()).value();
   c.stable_pages = os.at("stable_pages");
-  c.sync_file_range_mode = os.at("sync_file_range_mode");
-  c.block_layer = os.at("block_layer");
-  c.scheduler = os.at("scheduler");
+  c.sync_file_range_mode = sim::enum_from_name(kSyncModeNames, os.at("sync_file_range_mode").get<std::string>()).value();
+  c.block_layer = sim::enum_from_name(kBlockLayerNames, os.at("block_layer").get<std::string>()).value();
+  c.scheduler = sim::enum_from_name(kSchedulerNames, os.at("scheduler").get<std::string>()).value();
   c.nr_requests = os.at("nr_requests");
   c.read_ahead_kb = parse_kb(os.at("read_ahead_kb"));
   c.max_sectors_kb = parse_kb(os.at("max_sectors_kb"));

@@ -41,9 +41,9 @@ Bio make_bio(disk::Op op, std::int64_t sector, std::int64_t bytes, bool sync, Re
   return bio;
 }
 
-OsConfig legacy(const std::string& scheduler) {
+OsConfig legacy(Scheduler scheduler) {
   OsConfig c;
-  c.block_layer = "legacy";
+  c.block_layer = BlockLayer::Legacy;
   c.scheduler = scheduler;
   return c;
 }
@@ -53,7 +53,7 @@ OsConfig legacy(const std::string& scheduler) {
 TEST_CASE("contiguous bios of one plug merge into requests of at most max_sectors_kb") {
   sim::Simulator sim;
   FakeDevice dev(sim, FakeDeviceConfig{});
-  OsConfig config = legacy("noop");
+  OsConfig config = legacy(Scheduler::Noop);
   BlockQueue queue(sim, config, dev, config.scheduler, "sda");
   Recorder rec;
   rec.sim = &sim;
@@ -81,7 +81,7 @@ namespace {
 // 10 ms each) and the elevator; then one sync read arrives. Returns its latency.
 // With `second`, a second read is issued 50 ms after the first completes,
 // while the writes still pour in, and its latency is stored there.
-sim::Duration read_behind_writes(const std::string& scheduler, int* writes_before_read = nullptr,
+sim::Duration read_behind_writes(Scheduler scheduler, int* writes_before_read = nullptr,
                                  sim::Duration* second = nullptr) {
   sim::Simulator sim;
   FakeDevice dev(sim, FakeDeviceConfig{.queue_depth = 31, .fixed = 10 * sim::kMillisecond, .bytes_per_second = 1e15});
@@ -119,8 +119,8 @@ sim::Duration read_behind_writes(const std::string& scheduler, int* writes_befor
 }  // namespace
 
 TEST_CASE("noop: a read waits behind every queued write; deadline: within read_expire plus its service time") {
-  const sim::Duration noop = read_behind_writes("noop");
-  const sim::Duration deadline = read_behind_writes("deadline");
+  const sim::Duration noop = read_behind_writes(Scheduler::Noop);
+  const sim::Duration deadline = read_behind_writes(Scheduler::Deadline);
   // noop: all 128 writes go first (FIFO): 129 x 10 ms.
   CHECK(noop == doctest::Approx(129 * 10 * sim::kMillisecond).epsilon(0.01));
   // deadline: reads are preferred once the device has a slot; the read waits
@@ -134,8 +134,8 @@ TEST_CASE("cfq: once a read has been delayed, async writes trickle one at a time
   // drains async first); it took > fifo_expire_sync, so the async depth drops
   // to 1 and the next read waits for at most one write.
   sim::Duration cfq_second = 0, deadline_second = 0;
-  const sim::Duration cfq_first = read_behind_writes("cfq", nullptr, &cfq_second);
-  read_behind_writes("deadline", nullptr, &deadline_second);
+  const sim::Duration cfq_first = read_behind_writes(Scheduler::Cfq, nullptr, &cfq_second);
+  read_behind_writes(Scheduler::Deadline, nullptr, &deadline_second);
   CHECK(cfq_first == doctest::Approx(32 * 10 * sim::kMillisecond).epsilon(0.02));
   CHECK(cfq_second <= 20 * sim::kMillisecond);
   CHECK(deadline_second >= 300 * sim::kMillisecond);  // deadline refills the device with 31 writes
@@ -144,7 +144,7 @@ TEST_CASE("cfq: once a read has been delayed, async writes trickle one at a time
 TEST_CASE("the request pool: a submitter sleeps while its class is full; sync and async pools are separate") {
   sim::Simulator sim;
   FakeDevice dev(sim, FakeDeviceConfig{.queue_depth = 1, .fixed = 10 * sim::kMillisecond, .bytes_per_second = 1e15});
-  OsConfig config = legacy("noop");
+  OsConfig config = legacy(Scheduler::Noop);
   config.nr_requests = 4;
   BlockQueue queue(sim, config, dev, config.scheduler, "sda");
   Recorder rec;
@@ -171,7 +171,7 @@ TEST_CASE("a SATA cache flush waits for the device queue to drain and nothing ov
   sim::Simulator sim;
   FakeDevice dev(sim, FakeDeviceConfig{.queue_depth = 4, .queued_flush = false, .volatile_cache = true,
                                        .fixed = 10 * sim::kMillisecond, .bytes_per_second = 1e15, .flush_time = 5 * sim::kMillisecond});
-  OsConfig config = legacy("noop");
+  OsConfig config = legacy(Scheduler::Noop);
   BlockQueue queue(sim, config, dev, config.scheduler, "sda");
   Recorder rec;
   rec.sim = &sim;

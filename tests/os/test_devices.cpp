@@ -28,8 +28,8 @@ disk::DeviceConfig hdd_7200_sata() {
 disk::DeviceConfig nvme() {
   disk::DeviceConfig c;
   c.name = "nvme";
-  c.kind = "ssd";
-  c.interface = "nvme";
+  c.kind = disk::Kind::Ssd;
+  c.interface = disk::Interface::Nvme;
   c.capacity = sim::kTiB;
   c.queue_depth = 1023;
   c.link_rate = 3200 * sim::kMiB;
@@ -87,7 +87,7 @@ namespace {
 // Dirties 12 800 blocks (100 MiB) over ten 1 GiB files on hdd-7200-sata,
 // scattered uniformly or in dense runs of 64 blocks, then fsyncs each file
 // as a checkpoint does; returns the time of the fsync phase.
-sim::Duration fsync_phase(bool scattered, const std::string& scheduler = "") {
+sim::Duration fsync_phase(bool scattered, Scheduler scheduler = Scheduler::Default) {
   sim::Simulator sim;
   const disk::DeviceConfig device = hdd_7200_sata();
   auto dev = disk::make_device(sim, device, 1, "data");

@@ -55,7 +55,7 @@ TEST_CASE("two cold reads on a one-command device: the second waits in the sched
 
 TEST_CASE("fsync's wait is at the device, its commit in the journal; fdatasync of an overwrite is a device flush") {
   OsConfig c = profile("linux-3.2");
-  c.scheduler = "noop";
+  c.scheduler = Scheduler::Noop;
   Machine m(c, kSmall, sata_disk_with_cache());
   OsTask& t = m.kernel.new_task("checkpointer");
   const FileId f = m.kernel.create("rel", Volume::Data, 1000, 1000);

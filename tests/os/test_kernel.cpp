@@ -164,7 +164,7 @@ TEST_CASE("sync_file_range waits for pages in flight on 3.2 (WB_SYNC_ALL) and no
     CAPTURE(kernel);
     OsConfig c = profile(kernel);
     c.stable_pages = false;  // let the rewrite below dirty pages under writeback on both
-    c.scheduler = c.block_layer == "legacy" ? "noop" : "none";
+    c.scheduler = c.block_layer == BlockLayer::Legacy ? Scheduler::Noop : Scheduler::None;
     Machine m(c, kSmall, FakeDeviceConfig{.fixed = 50 * sim::kMillisecond});
     OsTask& t = m.kernel.new_task("checkpointer");
     const FileId f = m.kernel.create("rel", Volume::Data, 64, 64);
@@ -178,7 +178,7 @@ TEST_CASE("sync_file_range waits for pages in flight on 3.2 (WB_SYNC_ALL) and no
       second = m.sim.now() - start;
     });
     m.sim.run_until(m.sim.now() + 10 * sim::kSecond);
-    if (c.sync_file_range_mode == "all") {
+    if (c.sync_file_range_mode == SyncMode::All) {
       CHECK(second >= 50 * sim::kMillisecond);  // waited for the first write
       CHECK(m.kernel.pages_written(WbReason::SyncFileRange) == 256);
     } else {
@@ -190,7 +190,7 @@ TEST_CASE("sync_file_range waits for pages in flight on 3.2 (WB_SYNC_ALL) and no
 
 TEST_CASE("fsync writes the file's dirty pages, waits for the flusher's writes in flight, and flushes the cache") {
   OsConfig c = profile("linux-3.2");
-  c.scheduler = "noop";
+  c.scheduler = Scheduler::Noop;
   Machine m(c, kSmall, sata_disk_with_cache());
   OsTask& t = m.kernel.new_task("checkpointer");
   const FileId f = m.kernel.create("rel", Volume::Data, 1000, 1000);

@@ -19,8 +19,8 @@ namespace ckptsim::testing {
 
 inline disk::DeviceConfig fast_ssd() {
   disk::DeviceConfig d;
-  d.kind = "ssd";
-  d.interface = "nvme";
+  d.kind = disk::Kind::Ssd;
+  d.interface = disk::Interface::Nvme;
   d.queue_depth = 1023;
   d.capacity = 100 * sim::kGiB;
   return d;

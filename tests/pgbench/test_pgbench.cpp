@@ -10,11 +10,11 @@ using testing::Machine;
 namespace {
 PgbenchConfig select_only(std::int64_t clients, std::int64_t threads) {
   PgbenchConfig c;
-  c.builtin = "select-only";
+  c.builtin = Builtin::SelectOnly;
   c.scale = 1;
   c.clients = clients;
   c.threads = threads;
-  c.protocol = "prepared";
+  c.protocol = Protocol::Prepared;
   c.duration = 10 * sim::kSecond;
   return c;
 }
@@ -98,7 +98,7 @@ TEST_CASE("the first update of an accounts page is never HOT: its new version ex
   // With every later update HOT, the table grows by one page per 61 first updates.
   Machine m;
   PgbenchConfig c = select_only(2, 2);
-  c.builtin = "simple-update";
+  c.builtin = Builtin::SimpleUpdate;
   c.transactions = 300;
   c.hot_update_ratio = 1.0;
   const std::int64_t before = m.server.relation_blocks(m.tables.accounts);
@@ -112,7 +112,7 @@ TEST_CASE("the first update of an accounts page is never HOT: its new version ex
 TEST_CASE("pgbench_history grows by one page per 155 inserts") {
   Machine m;
   PgbenchConfig c = select_only(1, 1);
-  c.builtin = "simple-update";
+  c.builtin = Builtin::SimpleUpdate;
   c.transactions = 155;  // exactly one history page
   m.run(c);
   CHECK(m.server.relation_blocks(m.tables.history) == 1);

@@ -30,11 +30,11 @@ TEST_CASE("-P line: pgbench 15 adds ', 0 failed'; -R adds lag, -R with -L adds s
 
 TEST_CASE("final summary follows pgbench 15, skipped over all scheduled, late over processed") {
   PgbenchConfig c;
-  c.builtin = "simple-update";
+  c.builtin = Builtin::SimpleUpdate;
   c.scale = 120;
   c.clients = 4;
   c.threads = 2;
-  c.protocol = "prepared";
+  c.protocol = Protocol::Prepared;
   c.rate = 400;
   c.latency_limit = 10 * sim::kMillisecond;
   const std::string text = final_summary(c, two_transactions(), 4000);

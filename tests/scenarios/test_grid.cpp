@@ -85,8 +85,8 @@ TEST_CASE("a grid over hardware.device re-resolves the device preset") {
   const Plan plan = load({{"grid", {{"hardware.device", {"hdd-7200-sata", "nvme"}}}}});
   REQUIRE(plan.points.size() == 2);
   CHECK(plan.points[0].scenario.device.rpm == 7200);
-  CHECK(plan.points[0].scenario.device.kind == "hdd");
-  CHECK(plan.points[1].scenario.device.kind == "ssd");
+  CHECK(plan.points[0].scenario.device.kind == ckptsim::disk::Kind::Hdd);
+  CHECK(plan.points[1].scenario.device.kind == ckptsim::disk::Kind::Ssd);
   CHECK(plan.points[1].scenario.wal_device.name == "nvme");
 }
 

@@ -47,8 +47,8 @@ TEST_CASE("a component preset lies under the scenario's explicit values") {
 TEST_CASE("a device preset fills the data and WAL devices") {
   const Plan plan = load({{"hardware", {{"device", "nvme"}, {"wal_device", "raid1-hdd-7200-bbwc"}}}});
   CHECK(only(plan).device.name == "nvme");
-  CHECK(only(plan).device.kind == "ssd");
-  CHECK(only(plan).device.interface == "nvme");
+  CHECK(only(plan).device.kind == ckptsim::disk::Kind::Ssd);
+  CHECK(only(plan).device.interface == ckptsim::disk::Interface::Nvme);
   CHECK(only(plan).wal_device.controller_cache == 512 * sim::kMiB);
   CHECK(only(plan).wal_device.mirrors == 2);
   CHECK(only(plan).resolved["devices"]["wal"]["controller_cache"] == "512MB");
