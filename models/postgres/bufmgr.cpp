@@ -138,4 +138,16 @@ sim::Task<> BufferManager::register_sync(PgProc& proc, SegmentId seg) {
   co_await rels_.fsync(proc, seg);
 }
 
+void BufferManager::mark_checkpoint_buffers(std::vector<CkptSortItem>& items) {
+  items.clear();
+  const BufferId nbuffers = pool_.size();
+  for (BufferId id = 0; id < nbuffers; ++id) {
+    BufferDesc& b = pool_.desc(id);
+    if (b.valid && b.dirty) {
+      b.checkpoint_needed = true;
+      items.push_back(CkptSortItem{b.tag.rel, b.tag.block, id});
+    }
+  }
+}
+
 }  // namespace ckptsim::postgres

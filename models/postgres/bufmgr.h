@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "models/postgres/buffer_pool.h"
 #include "models/postgres/proc.h"
@@ -57,6 +58,18 @@ class BufferManager {
   };
   // SyncOneBuffer.
   sim::Task<SyncResult> sync_one_buffer(PgProc& proc, BufferId id, bool skip_recently_used);
+
+  // BufferSync's first pass, which PostgreSQL keeps in bufmgr.c: set
+  // BM_CHECKPOINT_NEEDED on every valid dirty buffer and list each with its
+  // tag (CkptSortItem), in buffer order, for the checkpointer to sort and write.
+  struct CkptSortItem {
+    RelationId rel;
+    std::int64_t block;
+    BufferId buf;
+  };
+  void mark_checkpoint_buffers(std::vector<CkptSortItem>& items);
+  // Still to be written by this checkpoint (not written by anyone since it was marked).
+  bool checkpoint_needed(BufferId id) const { return pool_.desc(id).checkpoint_needed; }
 
   // The fsync request of a write or extension by `proc` (register_dirty_segment).
   sim::Task<> register_sync(PgProc& proc, SegmentId seg);

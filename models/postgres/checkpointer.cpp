@@ -160,8 +160,7 @@ sim::Task<> Checkpointer::create_checkpoint(PgProc& proc, int flags, BackgroundW
 
   CheckpointRecord rec;
   rec.start = start;
-  const std::string starting = checkpoint_starting_message(version_, flags);
-  rec.cause = starting.size() > 21 ? starting.substr(21) : "";
+  rec.cause = checkpoint_cause(version_, flags);
   rec.write_s = sim::to_seconds(end.write);
   rec.sync_s = sim::to_seconds(end.sync);
   rec.total_s = sim::to_seconds(end.total);
@@ -193,16 +192,8 @@ std::int64_t Checkpointer::recycle_limit_segno(Lsn redo) const {
 }
 
 sim::Task<> Checkpointer::buffer_sync(PgProc& proc, int flags, BackgroundWriter* bgwriter) {
-  // Mark every dirty buffer; remember its tag for the sort.
-  todo_.clear();
+  bufmgr_.mark_checkpoint_buffers(todo_);
   const BufferId nbuffers = pool_.size();
-  for (BufferId id = 0; id < nbuffers; ++id) {
-    BufferDesc& b = pool_.desc(id);
-    if (b.valid && b.dirty) {
-      b.checkpoint_needed = true;
-      todo_.push_back(SortItem{b.tag.rel, b.tag.block, id});
-    }
-  }
   const auto num_to_scan = static_cast<std::int64_t>(todo_.size());
   if (cpus_ != nullptr) co_await cpus_->use(nbuffers * kCpuPerBufferScan);
   absorb_counter_ = kWritesPerAbsorb;
@@ -210,7 +201,7 @@ sim::Task<> Checkpointer::buffer_sync(PgProc& proc, int flags, BackgroundWriter*
 
   if (version_.sorted_buffer_sync_loop()) {
     if (config_.checkpoint_sorting) {
-      std::sort(todo_.begin(), todo_.end(), [](const SortItem& a, const SortItem& b) {
+      std::sort(todo_.begin(), todo_.end(), [](const BufferManager::CkptSortItem& a, const BufferManager::CkptSortItem& b) {
         return a.rel != b.rel ? a.rel < b.rel : a.block != b.block ? a.block < b.block : a.buf < b.buf;
       });
       if (cpus_ != nullptr) {
@@ -219,16 +210,9 @@ sim::Task<> Checkpointer::buffer_sync(PgProc& proc, int flags, BackgroundWriter*
       }
     }
     std::int64_t processed = 0;
-    for (const SortItem& item : todo_) {
+    for (const BufferManager::CkptSortItem& item : todo_) {
       ++processed;
-      if (pool_.desc(item.buf).checkpoint_needed) {
-        const BufferManager::SyncResult r = co_await bufmgr_.sync_one_buffer(proc, item.buf, false);
-        if (r.written) {
-          ++stats_.buffers_checkpoint;
-          ++written_this_checkpoint_;
-          if (cpus_ != nullptr) co_await cpus_->use(kCpuPerBufferWrite);
-        }
-      }
+      if (bufmgr_.checkpoint_needed(item.buf)) co_await write_buffer(proc, item.buf);
       co_await write_delay(proc, flags, static_cast<double>(processed) / static_cast<double>(num_to_scan), bgwriter);
     }
   } else {
@@ -236,21 +220,24 @@ sim::Task<> Checkpointer::buffer_sync(PgProc& proc, int flags, BackgroundWriter*
     BufferId id = pool_.clock_hand();
     std::int64_t num_written = 0;
     for (BufferId n = 0; n < nbuffers; ++n) {
-      if (pool_.desc(id).checkpoint_needed) {
-        const BufferManager::SyncResult r = co_await bufmgr_.sync_one_buffer(proc, id, false);
-        if (r.written) {
-          ++stats_.buffers_checkpoint;
-          ++written_this_checkpoint_;
-          if (cpus_ != nullptr) co_await cpus_->use(kCpuPerBufferWrite);
-          if (++num_written >= num_to_scan) break;
-          co_await write_delay(proc, flags, static_cast<double>(num_written) / static_cast<double>(num_to_scan),
-                               bgwriter);
-        }
+      if (bufmgr_.checkpoint_needed(id) && co_await write_buffer(proc, id)) {
+        if (++num_written >= num_to_scan) break;
+        co_await write_delay(proc, flags, static_cast<double>(num_written) / static_cast<double>(num_to_scan),
+                             bgwriter);
       }
       if (++id == nbuffers) id = 0;
     }
   }
   if (proc.writeback != nullptr) co_await proc.writeback->issue(proc);
+}
+
+sim::Task<bool> Checkpointer::write_buffer(PgProc& proc, BufferId id) {
+  const BufferManager::SyncResult r = co_await bufmgr_.sync_one_buffer(proc, id, false);
+  if (!r.written) co_return false;  // someone else wrote it since it was marked
+  ++stats_.buffers_checkpoint;
+  ++written_this_checkpoint_;
+  if (cpus_ != nullptr) co_await cpus_->use(kCpuPerBufferWrite);
+  co_return true;
 }
 
 bool Checkpointer::on_schedule(double progress) {
@@ -293,8 +280,8 @@ sim::Task<> Checkpointer::write_delay(PgProc& proc, int flags, double progress, 
 sim::Task<> Checkpointer::sync_phase(PgProc& proc, CheckpointEnd& end) {
   const std::vector<SegmentId>& to_sync = queue_.start_sync_cycle();
   int absorb_counter = kFsyncsPerAbsorb;
-  sim::Duration total = 0;
-  sim::Duration longest = 0;
+  std::int64_t total_us = 0;  // per-file fsync times in microseconds, as 9.1+ logs them
+  std::int64_t longest_us = 0;
   for (const SegmentId seg : to_sync) {
     if (!queue_.pending(seg)) continue;
     if (--absorb_counter <= 0) {
@@ -306,11 +293,11 @@ sim::Task<> Checkpointer::sync_phase(PgProc& proc, CheckpointEnd& end) {
     const sim::Duration dt = sim_.now() - t0;
     queue_.forget(seg);
     ++end.sync_files;
-    total += dt / sim::kMicrosecond;
-    longest = std::max(longest, dt / sim::kMicrosecond);
+    total_us += dt / sim::kMicrosecond;
+    longest_us = std::max(longest_us, dt / sim::kMicrosecond);
   }
-  end.total_sync_us = total;
-  end.longest_sync_us = longest;
+  end.total_sync_us = total_us;
+  end.longest_sync_us = longest_us;
 }
 
 }  // namespace ckptsim::postgres

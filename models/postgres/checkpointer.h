@@ -74,6 +74,8 @@ class Checkpointer {
   sim::Task<> create_checkpoint(PgProc& proc, int flags, BackgroundWriter* bgwriter);
   sim::Task<> buffer_sync(PgProc& proc, int flags, BackgroundWriter* bgwriter);
   sim::Task<> write_delay(PgProc& proc, int flags, double progress, BackgroundWriter* bgwriter);
+  // SyncOneBuffer for the checkpoint, counted as buffers_checkpoint: false if someone else wrote it first.
+  sim::Task<bool> write_buffer(PgProc& proc, BufferId id);
   bool on_schedule(double progress);
   sim::Task<> sync_phase(PgProc& proc, CheckpointEnd& end);
   std::int64_t recycle_limit_segno(Lsn redo) const;
@@ -109,12 +111,7 @@ class Checkpointer {
   double distance_estimate_ = 0;
   sim::Time write_start_ = 0;
   sim::Time write_end_ = 0;
-  struct SortItem {
-    RelationId rel;
-    std::int64_t block;
-    BufferId buf;
-  };
-  std::vector<SortItem> todo_;
+  std::vector<BufferManager::CkptSortItem> todo_;
   std::int64_t written_this_checkpoint_ = 0;
   std::vector<CheckpointRecord> history_;
 };

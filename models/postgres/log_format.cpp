@@ -3,6 +3,9 @@
 // Timestamps, the log line prefix and the log_checkpoints messages.
 #include "models/postgres/log_format.h"
 
+#include <string>
+#include <string_view>
+
 #include <fmt/format.h>
 
 namespace ckptsim::postgres {
@@ -51,15 +54,24 @@ std::string log_prefix(sim::Time t, int pid, const char* severity) {
                      sod / 60 % 60, sod % 60, ms_total % 1000, pid, severity);
 }
 
+std::string checkpoint_cause(const Version& version, int flags) {
+  std::string words;
+  const auto add = [&words](std::string_view word) {
+    if (!words.empty()) words += ' ';
+    words += word;
+  };
+  if (flags & kCheckpointShutdown) add("shutdown");
+  if (flags & kCheckpointImmediate) add("immediate");
+  if (flags & kCheckpointForce) add("force");
+  if (flags & kCheckpointWait) add("wait");
+  if (flags & kCheckpointCauseXlog) add(version.wal_cause_word());
+  if (flags & kCheckpointCauseTime) add("time");
+  return words;
+}
+
 std::string checkpoint_starting_message(const Version& version, int flags) {
-  std::string m = "checkpoint starting:";
-  if (flags & kCheckpointShutdown) m += " shutdown";
-  if (flags & kCheckpointImmediate) m += " immediate";
-  if (flags & kCheckpointForce) m += " force";
-  if (flags & kCheckpointWait) m += " wait";
-  if (flags & kCheckpointCauseXlog) m += std::string(" ") + version.wal_cause_word();
-  if (flags & kCheckpointCauseTime) m += " time";
-  return m;
+  const std::string cause = checkpoint_cause(version, flags);
+  return cause.empty() ? "checkpoint starting:" : "checkpoint starting: " + cause;
 }
 
 std::string format_lsn(std::int64_t lsn) {

@@ -34,6 +34,8 @@ enum CheckpointFlags : int {
 // "2015-08-17 10:00:12.345 UTC [1234] LOG:  " for a message at simulated time t.
 std::string log_prefix(sim::Time t, int pid, const char* severity = "LOG");
 
+// LogCheckpointStart's words for the flags, as data: "time", "immediate force wait", "xlog".
+std::string checkpoint_cause(const Version& version, int flags);
 // "checkpoint starting: time" (without prefix).
 std::string checkpoint_starting_message(const Version& version, int flags);
 

@@ -197,3 +197,35 @@ TEST_CASE("idle bgwriter laps the hand at min_scan per round, hibernates, and th
   CHECK(server.bgwriter().rounds() == rounds + 1);  // woken by the allocation, at once
   CHECK_FALSE(server.bgwriter().hibernating());
 }
+
+TEST_CASE("BufferSync's marking pass (bufmgr): every valid dirty buffer, in buffer order; a write clears the mark") {
+  PostgresConfig cfg = config_for("15");
+  cfg.shared_buffers = 128 * sim::kKiB;  // 16 buffers
+  Rig rig(cfg);
+  Server& server = rig.make();
+  const RelationId rel = server.create_relation("t", 100);
+  Backend& b = server.connect();
+  rig.sim.spawn(fill_and_dirty(server, b, rel, 12, 5));  // 12 valid buffers, blocks 0..4 dirty
+  rig.sim.run();
+  BufferManager& bufmgr = server.buffer_manager();
+  std::vector<BufferManager::CkptSortItem> items{{rel, 99, 99}};  // stale content is replaced
+  bufmgr.mark_checkpoint_buffers(items);
+  REQUIRE(items.size() == 5);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    CAPTURE(i);
+    CHECK(items[i].rel == rel);
+    CHECK(items[i].block == static_cast<std::int64_t>(i));
+    CHECK(bufmgr.checkpoint_needed(items[i].buf));
+    if (i > 0) CHECK(items[i].buf > items[i - 1].buf);
+  }
+  for (BufferId id = 0; id < server.buffer_pool().size(); ++id) {
+    if (!server.buffer_pool().desc(id).dirty) CHECK_FALSE(bufmgr.checkpoint_needed(id));
+  }
+  // Whoever writes a marked buffer (here the bgwriter's SyncOneBuffer) takes it off the checkpoint's list.
+  os::OsTask& task = rig.fs.new_task("bgwriter");
+  PgProc proc{&task, ProcKind::Bgwriter, nullptr};
+  bool can_hibernate = true;
+  rig.sim.spawn(one_round(server.bgwriter(), proc, &can_hibernate));
+  rig.sim.run();
+  for (const auto& item : items) CHECK_FALSE(bufmgr.checkpoint_needed(item.buf));
+}

@@ -269,6 +269,17 @@ TEST_CASE("checkpoint starting: the WAL cause is 'xlog' up to 11 and 'wal' from 
   CHECK(log_prefix(86400 * sim::kSecond + 5, 42) == "2015-08-18 10:00:00.000 UTC [42] LOG:  ");
 }
 
+TEST_CASE("a checkpoint's cause is its flags' words, as data; the starting line is built from it") {
+  CHECK(checkpoint_cause(Version("9.6"), kCheckpointImmediate | kCheckpointForce | kCheckpointWait) ==
+        "immediate force wait");
+  CHECK(checkpoint_cause(Version("15"), kCheckpointCauseXlog) == "wal");
+  CHECK(checkpoint_cause(Version("9.6"), kCheckpointShutdown | kCheckpointImmediate) == "shutdown immediate");
+  CHECK(checkpoint_cause(Version("9.6"), 0).empty());
+  CHECK(checkpoint_starting_message(Version("9.6"), 0) == "checkpoint starting:");
+  CHECK(checkpoint_starting_message(Version("9.6"), kCheckpointForce | kCheckpointCauseTime) ==
+        "checkpoint starting: force time");
+}
+
 TEST_CASE("CheckPointSegments per release: checkpoint_segments, max_wal_size/(2+cct), max_wal_size/(1+cct)") {
   const auto cps = [](const std::string& version, double cct) {
     PostgresConfig cfg = config_for(version);
