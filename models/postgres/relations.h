@@ -7,9 +7,13 @@
 // name a segment file: that is the granularity of the checkpoint's sync
 // phase.
 //
-// Each page keeps its LSN (the end of the last WAL record that changed it)
-// here rather than in the buffer descriptor, so that an evicted page read back
-// in still knows whether its next change needs a full-page image.
+// Besides md.c's state, a Relation holds two things PostgreSQL keeps
+// elsewhere, because no page contents are modelled:
+// - each page's LSN (pd_lsn in the page header: the end of the last WAL record
+//   that changed it), so that an evicted page read back in still knows
+//   whether its next change needs a full-page image;
+// - how many tuples its last page holds: the heap's insert target
+//   (RelationGetBufferForTuple), shared by every inserting backend.
 //
 // For check_durability, each segment keeps the oldest LSN among changes it
 // received through write() but has not yet had fsync'ed (and of those under
@@ -47,7 +51,7 @@ struct Relation {
   std::int64_t nblocks = 0;
   std::vector<SegmentId> segments;
   std::vector<Lsn> page_lsn;          // per block
-  std::int64_t last_page_tuples = 0;  // tuples on the last page (inserts)
+  std::int64_t last_page_tuples = 0;  // heap: tuples on the last page, the insert target
 };
 
 class Relations {

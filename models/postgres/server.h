@@ -6,6 +6,7 @@
 // composed over an os::FileSystem. This is the seam the pgbench model and the
 // runner use; the mechanisms live in the files named below.
 //
+//   backend.h       a connection's statements: page changes, inserts, row locks, commit
 //   buffer_pool.h   descriptors, mapping table, freelist, clock sweep
 //   bufmgr.h        ReadBuffer, eviction, FlushBuffer, SyncOneBuffer
 //   bgwriter.h      BgBufferSync and hibernation
@@ -13,6 +14,7 @@
 //   sync_queue.h    fsync request queue, compaction, pendingOps
 //   wal.h           insertion, full-page images, group commit, WAL writer, segments
 //   relations.h     relations in 1 GB segment files
+//   lmgr.h          relation extension and row locks
 //   writeback.h     *_flush_after
 //   log_format.h    log_line_prefix and log_checkpoints lines per version
 //   stats.h         pg_stat_bgwriter / pg_stat_checkpointer / pg_stat_wal counters
@@ -23,7 +25,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -33,63 +34,16 @@
 #include <nlohmann/json.hpp>
 
 #include "models/os/file_system.h"
+#include "models/postgres/backend.h"
 #include "models/postgres/bgwriter.h"
 #include "models/postgres/checkpointer.h"
+#include "models/postgres/lmgr.h"
 #include "models/postgres/postgres_config.h"
 #include "models/postgres/stats.h"
 #include "sim/sampler.h"
 #include "sim/sync.h"
 
 namespace ckptsim::postgres {
-
-class Server;
-
-class Backend {
- public:
-  // ReadBuffer + (pin/unpin): a SELECT or an index probe touching one page.
-  sim::Task<> read(RelationId rel, std::int64_t block);
-  // A page modified by an UPDATE / index insert: read if needed, mark dirty, insert a WAL record of
-  // record_bytes (plus a full-page image if this is the page's first change since the redo point).
-  sim::Task<> modify(RelationId rel, std::int64_t block, int record_bytes);
-  // An INSERT into the relation's last page; extends the relation by one page (a new page, no FPI)
-  // when the last one holds tuples_per_page tuples.
-  sim::Task<> insert(RelationId rel, int tuples_per_page, int record_bytes);
-  // A row lock held until commit (pgbench_branches / tellers rows are the serialization points).
-  sim::Task<> lock_row(RelationId rel, std::int64_t row);
-  // COMMIT: a commit record, XLogFlush up to it when synchronous_commit is on (group commit),
-  // release row locks.
-  sim::Task<> commit();
-  // A read-only transaction's end (no commit record, no flush), releases locks.
-  void end_read_only();
-
-  // pgbench's message arrived: the backend runs the statement (no wait event
-  // unless it waits), then waits for the next one in Client:ClientRead.
-  void begin_statement() { waits_.enter(WaitEvent::Cpu); }
-  void end_statement() { waits_.enter(WaitEvent::ClientRead); }
-  // Where this backend's time went since it connected (wait_event.h).
-  const WaitClock& waits() const noexcept { return waits_; }
-  const os::OsTask& task() const noexcept { return task_; }
-
-  int pid() const noexcept { return task_.pid; }
-
-  Backend(Server& server, os::OsTask& task);
-  Backend(const Backend&) = delete;
-  Backend& operator=(const Backend&) = delete;
-
- private:
-  friend class Server;
-  void begin_write();
-  void release_locks();
-
-  Server& server_;
-  os::OsTask& task_;
-  WritebackContext writeback_;
-  WaitClock waits_;
-  PgProc proc_;
-  bool in_write_xact_ = false;
-  int locks_held_ = 0;
-  sim::Condition xact_ended_;  // its transaction lock: row-lock waiters wait for the transaction to end
-};
 
 class Server {
  public:
@@ -136,7 +90,6 @@ class Server {
   Checkpointer& checkpointer() noexcept { return checkpointer_; }
 
  private:
-  friend class Backend;
   void log(sim::Time t, const std::string& line);
 
   sim::Simulator& sim_;
@@ -160,15 +113,7 @@ class Server {
   bool started_ = false;
   std::vector<std::unique_ptr<Backend>> backends_;
   std::int64_t active_write_xacts_ = 0;
-  std::deque<sim::LWLock> extension_locks_;  // per relation: the relation extension lock
-  struct RowLock {
-    RelationId rel;
-    std::int64_t row;
-    Backend* owner;
-    int waiters = 0;  // the first waits for the owner's transaction, later ones for its tuple lock
-  };
-  std::vector<RowLock> row_locks_;
-  RowLock* row_lock(RelationId rel, std::int64_t row);
+  LockTable locks_;
   std::function<void(std::string_view)> sink_;
   sim::Time stats_reset_at_ = 0;
   Stats at_interval_start_;
