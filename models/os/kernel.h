@@ -26,12 +26,11 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "models/disk/device.h"
 #include "models/os/block_queue.h"
 #include "models/os/dirty_limits.h"
 #include "models/os/file_system.h"
+#include "models/os/kernel_report.h"
 #include "models/os/os_config.h"
 #include "models/os/page_cache.h"
 #include "sim/process.h"
@@ -80,7 +79,7 @@ class Kernel final : public FileSystem, private BioOwner {
 
   // system.csv: dirty_mb, writeback_mb, then iostat -x per device (data_, wal_).
   void add_system_columns(sim::Table& system);
-  nlohmann::ordered_json summary_json() const;
+  KernelReport report() const;
   // Page conservation: every page dirtied is clean on the device, still dirty,
   // under writeback, or was dropped by truncate; the counters agree with the
   // block arrays and with the sectors the devices wrote.

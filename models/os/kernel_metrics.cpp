@@ -1,8 +1,10 @@
 // models/os/kernel_metrics.cpp
 //
 // What the kernel reports: /proc/meminfo's Dirty and Writeback and iostat -x
-// per device (diskstats.h) as system.csv columns each interval, a summary
-// of the run, and the page conservation check the runner makes at the end.
+// per device (diskstats.h) as system.csv columns each interval, the
+// figures of the run (kernel_report.h), and the page conservation check the runner makes at the end.
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "models/os/kernel.h"
@@ -41,62 +43,58 @@ void Kernel::add_system_columns(sim::Table& system) {
   for (std::size_t i = 0; i < bdis_.size(); ++i) last_stats_[i] = bdis_[i]->queue->stats();
 }
 
-nlohmann::ordered_json Kernel::summary_json() const {
+KernelReport Kernel::report() const {
   const DirtyLimits limits = dirty_limits();
-  nlohmann::ordered_json os;
-  os["kernel"] = config_.kernel;
-  os["page_cache_mb"] = mb(cache_.capacity() * kPagesPerBlock);
-  os["dirtyable_mb"] = mb(limits.dirtyable);
-  os["dirty_background_thresh_mb"] = mb(limits.background);
-  os["dirty_thresh_mb"] = mb(limits.thresh);
-  os["dirty_freerun_mb"] = mb(limits.freerun());
-  os["peak_dirty_writeback_mb"] = mb(peak_dirty_pages());
-  os["dirty_mb_at_end"] = mb(dirty_pages());
-  os["pages_dirtied"] = dirtied_ * kPagesPerBlock;
-  os["pages_written_kupdate"] = pages_written(WbReason::Kupdate);
-  os["pages_written_background"] = pages_written(WbReason::Background);
-  os["pages_written_fsync"] = pages_written(WbReason::Fsync);
-  os["pages_written_sync_file_range"] = pages_written(WbReason::SyncFileRange);
-  os["pages_written_throttled_writers"] = pages_written(WbReason::Throttle);
-  os["pages_written_fadvise"] = pages_written(WbReason::Fadvise);
-  os["pages_discarded_by_truncate"] = discarded_ * kPagesPerBlock;
-  os["read_hits"] = read_hits_;
-  os["read_misses"] = read_misses_;
-  os["readahead_blocks"] = readahead_blocks_;
-  os["throttle_pauses"] = throttle_pauses_;
-  os["throttle_seconds"] = sim::to_seconds(throttle_time_);
-  os["throttle_max_pause_ms"] = ms(throttle_max_pause_);
-  os["fsyncs"] = fsyncs_;
-  os["fsync_mean_ms"] = fsyncs_ > 0 ? ms(fsync_time_) / static_cast<double>(fsyncs_) : 0.0;
-  os["fsync_max_ms"] = ms(fsync_max_);
-  os["sync_file_range_calls"] = sync_file_ranges_;
-  os["journal_commits"] = journal_commits_;
-
-  nlohmann::ordered_json devices;
+  KernelReport r;
+  r.kernel = config_.kernel;
+  r.page_cache_mb = mb(cache_.capacity() * kPagesPerBlock);
+  r.dirtyable_mb = mb(limits.dirtyable);
+  r.dirty_background_thresh_mb = mb(limits.background);
+  r.dirty_thresh_mb = mb(limits.thresh);
+  r.dirty_freerun_mb = mb(limits.freerun());
+  r.peak_dirty_writeback_mb = mb(peak_dirty_pages());
+  r.dirty_mb_at_end = mb(dirty_pages());
+  r.pages_dirtied = dirtied_ * kPagesPerBlock;
+  r.pages_written_kupdate = pages_written(WbReason::Kupdate);
+  r.pages_written_background = pages_written(WbReason::Background);
+  r.pages_written_fsync = pages_written(WbReason::Fsync);
+  r.pages_written_sync_file_range = pages_written(WbReason::SyncFileRange);
+  r.pages_written_throttled_writers = pages_written(WbReason::Throttle);
+  r.pages_written_fadvise = pages_written(WbReason::Fadvise);
+  r.pages_discarded_by_truncate = discarded_ * kPagesPerBlock;
+  r.read_hits = read_hits_;
+  r.read_misses = read_misses_;
+  r.readahead_blocks = readahead_blocks_;
+  r.throttle_pauses = throttle_pauses_;
+  r.throttle_seconds = sim::to_seconds(throttle_time_);
+  r.throttle_max_pause_ms = ms(throttle_max_pause_);
+  r.fsyncs = fsyncs_;
+  r.fsync_mean_ms = fsyncs_ > 0 ? ms(fsync_time_) / static_cast<double>(fsyncs_) : 0.0;
+  r.fsync_max_ms = ms(fsync_max_);
+  r.sync_file_range_calls = sync_file_ranges_;
+  r.journal_commits = journal_commits_;
   for (std::size_t i = 0; i < bdis_.size(); ++i) {
     const BlockQueue& q = *bdis_[i]->queue;
     const DiskStats s = q.stats();
-    nlohmann::ordered_json d;
-    d["scheduler"] = q.scheduler();
-    d["nr_requests"] = q.nr_requests();
-    d["reads"] = s.reads;
-    d["writes"] = s.writes;
-    d["read_merges"] = s.read_merges;
-    d["write_merges"] = s.write_merges;
-    d["read_mb"] = static_cast<double>(s.read_sectors) / 2048.0;
-    d["write_mb"] = static_cast<double>(s.write_sectors) / 2048.0;
-    d["r_await"] = s.reads > 0 ? ms(s.read_ticks) / static_cast<double>(s.reads) : 0.0;
-    d["w_await"] = s.writes > 0 ? ms(s.write_ticks) / static_cast<double>(s.writes) : 0.0;
-    d["flushes"] = s.flushes;
-    d["flush_await"] = s.flushes > 0 ? ms(s.flush_ticks) / static_cast<double>(s.flushes) : 0.0;
-    d["util_pct"] = sim_.now() > 0 ? 100.0 * static_cast<double>(s.io_ticks) / static_cast<double>(sim_.now()) : 0.0;
-    d["write_bw_estimate_mb_s"] = bdis_[i]->write_bw * static_cast<double>(kBlockBytes) / sim::kMiB;
-    devices[i == 0 ? "data" : "wal"] = d;
+    KernelReport::Device d;
+    d.name = i == 0 ? "data" : "wal";
+    d.scheduler = q.scheduler();
+    d.nr_requests = q.nr_requests();
+    d.reads = s.reads;
+    d.writes = s.writes;
+    d.read_merges = s.read_merges;
+    d.write_merges = s.write_merges;
+    d.read_mb = static_cast<double>(s.read_sectors) / 2048.0;
+    d.write_mb = static_cast<double>(s.write_sectors) / 2048.0;
+    d.r_await = s.reads > 0 ? ms(s.read_ticks) / static_cast<double>(s.reads) : 0.0;
+    d.w_await = s.writes > 0 ? ms(s.write_ticks) / static_cast<double>(s.writes) : 0.0;
+    d.flushes = s.flushes;
+    d.flush_await = s.flushes > 0 ? ms(s.flush_ticks) / static_cast<double>(s.flushes) : 0.0;
+    d.util_pct = sim_.now() > 0 ? 100.0 * static_cast<double>(s.io_ticks) / static_cast<double>(sim_.now()) : 0.0;
+    d.write_bw_estimate_mb_s = bdis_[i]->write_bw * static_cast<double>(kBlockBytes) / sim::kMiB;
+    r.devices.push_back(std::move(d));
   }
-  nlohmann::ordered_json out;
-  out["os"] = os;
-  out["devices"] = devices;
-  return out;
+  return r;
 }
 
 bool Kernel::check_accounting(std::string* why) const {

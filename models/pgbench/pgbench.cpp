@@ -131,10 +131,10 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
             co_await be.read(tables_.accounts, heap);
             break;
           }
-          auto updated = tables_.accounts_updated[static_cast<std::size_t>(heap)];
-          const bool first = !updated;
+          const auto page = static_cast<std::size_t>(heap);
+          const bool first = !tables_.accounts_updated[page];
           const bool hot = !first && c.rng.uniform01() < config_.hot_update_ratio;
-          updated = true;
+          tables_.accounts_updated[page] = true;
           // A page still all-visible since the load: heap_update pins its visibility map page.
           if (first) co_await be.read(tables_.accounts_vm, heap / kHeapPagesPerVmPage);
           if (hot) {

@@ -78,7 +78,8 @@ class BufferManager {
   Relations& relations() noexcept { return rels_; }
 
  private:
-  // BufferAlloc's victim loop: a pinned, clean, untagged... buffer ready for a new tag.
+  // BufferAlloc's victim loop: a buffer pinned by us alone, clean and idle, still holding its old
+  // tag (the caller retags it, or frees it if someone loaded the page meanwhile).
   sim::Task<BufferId> get_victim(PgProc& proc);
 
   BufferPool& pool_;

@@ -31,8 +31,6 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "models/os/file_system.h"
 #include "models/postgres/backend.h"
 #include "models/postgres/bgwriter.h"
@@ -69,9 +67,8 @@ class Server {
   // system.csv: per-second rates of the pg_stat_bgwriter counters, wal_mb_s, wal_fpi_s,
   // blks_hit_pct, and ckpt_phase (idle / write / sync at the end of the interval).
   void add_system_columns(sim::Table& system);
-  // {"pg_stat_bgwriter"} (<= 16) or {"pg_stat_bgwriter", "pg_stat_checkpointer"} (17), "pg_stat_wal",
-  // "pg_stat_database", "checkpoints".
-  nlohmann::ordered_json summary_json() const;
+  // The checkpoints that started since the last reset_stats() (the measured run's).
+  std::vector<CheckpointRecord> checkpoints_since_reset() const;
   // LOG lines with log_line_prefix '%m [%p] ', delivered as they happen.
   void set_log_sink(std::function<void(std::string_view line)> sink);
   // Every page dirtied before the last completed checkpoint's redo point was written and fsynced.

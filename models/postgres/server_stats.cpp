@@ -1,7 +1,7 @@
 // models/postgres/server_stats.cpp
 //
 // The server's statistics as a user reads them: per-interval rates for
-// system.csv, totals for summary.json in the shape of the version's views,
+// system.csv, the checkpoints of the measured run,
 // and pg_stat_reset.
 #include <algorithm>
 
@@ -44,60 +44,11 @@ void Server::add_system_columns(sim::Table& system) {
       });
 }
 
-nlohmann::ordered_json Server::summary_json() const {
-  using json = nlohmann::ordered_json;
-  const Stats& s = stats_;
-  json out;
-  if (version_.has_pg_stat_checkpointer()) {
-    out["pg_stat_checkpointer"] = json{{"num_timed", s.checkpoints_timed},
-                                       {"num_requested", s.checkpoints_req},
-                                       {"write_time", s.checkpoint_write_time},
-                                       {"sync_time", s.checkpoint_sync_time},
-                                       {"buffers_written", s.buffers_checkpoint}};
-    out["pg_stat_bgwriter"] = json{
-        {"buffers_clean", s.buffers_clean}, {"maxwritten_clean", s.maxwritten_clean}, {"buffers_alloc", s.buffers_alloc}};
-    // pg_stat_io's client-backend writes, where 17 reports what buffers_backend used to.
-    out["pg_stat_io"] = json{{"backend_type", "client backend"},
-                             {"object", "relation"},
-                             {"context", "normal"},
-                             {"writes", s.buffers_backend},
-                             {"fsyncs", s.buffers_backend_fsync}};
-  } else {
-    json bg{{"checkpoints_timed", s.checkpoints_timed}, {"checkpoints_req", s.checkpoints_req}};
-    if (version_.has_checkpoint_times()) {
-      bg["checkpoint_write_time"] = s.checkpoint_write_time;
-      bg["checkpoint_sync_time"] = s.checkpoint_sync_time;
-    }
-    bg["buffers_checkpoint"] = s.buffers_checkpoint;
-    bg["buffers_clean"] = s.buffers_clean;
-    bg["maxwritten_clean"] = s.maxwritten_clean;
-    bg["buffers_backend"] = s.buffers_backend;
-    if (version_.has_backend_fsync_stat()) bg["buffers_backend_fsync"] = s.buffers_backend_fsync;
-    bg["buffers_alloc"] = s.buffers_alloc;
-    out["pg_stat_bgwriter"] = bg;
-  }
-  out["pg_stat_wal"] = json{{"wal_records", s.wal_records},
-                            {"wal_fpi", s.wal_fpi},
-                            {"wal_bytes", s.wal_bytes},
-                            {"wal_buffers_full", s.wal_buffers_full},
-                            {"wal_write", s.wal_write},
-                            {"wal_sync", s.wal_sync}};
-  out["pg_stat_database"] = json{{"blks_hit", s.blks_hit}, {"blks_read", s.blks_read}, {"xact_commit", s.xact_commit}};
-  json checkpoints = json::array();
+std::vector<CheckpointRecord> Server::checkpoints_since_reset() const {
+  std::vector<CheckpointRecord> out;
   for (const CheckpointRecord& c : checkpointer_.history()) {
-    if (c.start < stats_reset_at_) continue;
-    checkpoints.push_back(json{{"start_s", sim::to_seconds(c.start)},
-                               {"cause", c.cause},
-                               {"buffers", c.buffers},
-                               {"write_s", c.write_s},
-                               {"sync_s", c.sync_s},
-                               {"total_s", c.total_s},
-                               {"sync_files", c.sync_files},
-                               {"longest_sync_s", c.longest_sync_s},
-                               {"distance_kb", c.distance_kb},
-                               {"estimate_kb", c.estimate_kb}});
+    if (c.start >= stats_reset_at_) out.push_back(c);
   }
-  out["checkpoints"] = checkpoints;
   return out;
 }
 

@@ -206,16 +206,16 @@ TEST_CASE("fsync writes the file's dirty pages, waits for the flusher's writes i
   CHECK(left_dirty == 20);   // the other file's 10 blocks stay dirty
   CHECK(left_writeback == 0);
   CHECK(m.kernel.pages_written(WbReason::Fsync) == 200);
-  const auto summary = m.kernel.summary_json();
-  CHECK(summary["os"]["journal_commits"] == 1);            // mtime changed: one jbd2 commit
-  CHECK(summary["devices"]["data"]["flushes"] == 2);       // its two cache flushes
+  const KernelReport report = m.kernel.report();
+  CHECK(report.journal_commits == 1);        // mtime changed: one jbd2 commit
+  CHECK(report.devices.at(0).flushes == 2);  // its two cache flushes
   // fdatasync of an overwritten file: no metadata to commit, one plain flush.
   m.run([&]() -> sim::Task<> {
     co_await m.kernel.write(t, f, 5);
     co_await m.kernel.fdatasync(t, f);
   });
-  CHECK(m.kernel.summary_json()["os"]["journal_commits"] == 1);
-  CHECK(m.kernel.summary_json()["devices"]["data"]["flushes"] == 3);
+  CHECK(m.kernel.report().journal_commits == 1);
+  CHECK(m.kernel.report().devices.at(0).flushes == 3);
 }
 
 TEST_CASE("kupdate writes an inode once it has been dirty for dirty_expire_centisecs") {
