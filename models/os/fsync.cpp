@@ -68,7 +68,7 @@ sim::Task<> Kernel::journal_commit(OsTask& task) {
 sim::Task<> Kernel::sync_inode(OsTask& task, Inode& in, bool datasync) {
   const sim::Time start = sim_.now();
   Plug plug;
-  co_await write_pages(in, 0, in.size, INT64_MAX, SyncMode::All, false, WbReason::Fsync, task.pid, plug);
+  co_await write_pages(in, {.sync_mode = SyncMode::All, .reason = WbReason::Fsync, .pid = task.pid}, plug);
   bdis_[static_cast<std::size_t>(in.bdi)]->queue->unplug(plug);
   while (in.nr_writeback > 0) {
     const auto held = in_layer(&task, writeback_layer(in));
@@ -96,7 +96,13 @@ sim::Task<> Kernel::sync_file_range(OsTask& task, FileId file, std::int64_t bloc
   ++sync_file_ranges_;
   const SyncMode mode = config_.sync_file_range_mode;
   Plug plug;
-  co_await write_pages(in, block, block + count, INT64_MAX, mode, false, WbReason::SyncFileRange, task.pid, plug);
+  co_await write_pages(in,
+                       {.sync_mode = mode,
+                        .range_start = block,
+                        .range_end = block + count,
+                        .reason = WbReason::SyncFileRange,
+                        .pid = task.pid},
+                       plug);
   bdis_[static_cast<std::size_t>(in.bdi)]->queue->unplug(plug);
 }
 
@@ -105,7 +111,8 @@ sim::Task<> Kernel::fadvise_dontneed(OsTask& task, FileId file, std::int64_t blo
   BlockQueue& q = *bdis_[static_cast<std::size_t>(in.bdi)]->queue;
   if (!q.congested(false)) {
     Plug plug;
-    co_await write_pages(in, block, block + count, INT64_MAX, SyncMode::None, false, WbReason::Fadvise, task.pid, plug);
+    co_await write_pages(
+        in, {.range_start = block, .range_end = block + count, .reason = WbReason::Fadvise, .pid = task.pid}, plug);
     q.unplug(plug);
   }
   const std::int64_t end = std::min(block + count, in.size);

@@ -56,6 +56,17 @@ inline bool extends(const Bio* bio, std::int64_t b, const BlockQueue& q) {
 // Who started the writeback of a page (summary and tests).
 enum class WbReason : std::uint8_t { Kupdate, Background, Reclaim, Fsync, SyncFileRange, Throttle, Fadvise, Count };
 
+// struct writeback_control: what one write_pages call writes back.
+struct WritebackControl {
+  SyncMode sync_mode = SyncMode::None;
+  std::int64_t nr_to_write = INT64_MAX;  // blocks
+  std::int64_t range_start = 0;          // blocks [range_start, range_end) unless range_cyclic
+  std::int64_t range_end = INT64_MAX;
+  bool range_cyclic = false;             // from the inode's writeback_index to its end, then from 0
+  WbReason reason = WbReason::Kupdate;
+  int pid = 0;                           // whose I/O it is
+};
+
 class Kernel final : public FileSystem, private BioOwner {
  public:
   Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory, disk::Device& data_device,
@@ -196,8 +207,8 @@ class Kernel final : public FileSystem, private BioOwner {
   void note_dirty_peak();
 
   // writeback.cpp
-  sim::Task<std::int64_t> write_pages(Inode& inode, std::int64_t start, std::int64_t end, std::int64_t budget,
-                                      SyncMode mode, bool cyclic, WbReason reason, int pid, Plug& plug);
+  // write_cache_pages: start writeback of the inode's dirty blocks as `wbc` says; returns blocks started.
+  sim::Task<std::int64_t> write_pages(Inode& inode, const WritebackControl& wbc, Plug& plug);
   sim::Process flusher(Bdi& bdi);
   sim::Task<std::int64_t> wb_writeback(Bdi& bdi, WbWork work);
   // One writeback_sb_inodes pass over b_io; returns pages (blocks) written.

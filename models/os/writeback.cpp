@@ -35,9 +35,15 @@ constexpr sim::Duration kBandwidthInterval = 200 * sim::kMillisecond;     // BAN
 constexpr sim::Duration kBandwidthWindow = 3 * sim::kSecond;
 }  // namespace
 
-sim::Task<std::int64_t> Kernel::write_pages(Inode& in, std::int64_t start, std::int64_t end, std::int64_t budget,
-                                            SyncMode mode, bool cyclic, WbReason reason, int pid, Plug& plug) {
+sim::Task<std::int64_t> Kernel::write_pages(Inode& in, const WritebackControl& wbc, Plug& plug) {
   BlockQueue& q = *bdis_[static_cast<std::size_t>(in.bdi)]->queue;
+  const SyncMode mode = wbc.sync_mode;
+  const bool cyclic = wbc.range_cyclic;
+  const WbReason reason = wbc.reason;
+  const int pid = wbc.pid;
+  const std::int64_t start = cyclic ? in.writeback_index : wbc.range_start;
+  std::int64_t end = cyclic ? in.size : wbc.range_end;
+  std::int64_t budget = wbc.nr_to_write;
   OsTask* const task = task_of(pid);
   const bool sync = mode == SyncMode::All;
   end = std::min(end, in.size);
@@ -200,7 +206,7 @@ sim::Task<std::int64_t> Kernel::writeback_inodes(Bdi& bdi, std::int64_t nr, sim:
     in.dirty = false;  // I_DIRTY_PAGES cleared for the pass; set again if pages stay dirty
     Plug plug;
     const std::int64_t n =
-        co_await write_pages(in, in.writeback_index, in.size, chunk, SyncMode::None, true, reason, pid, plug);
+        co_await write_pages(in, {.nr_to_write = chunk, .range_cyclic = true, .reason = reason, .pid = pid}, plug);
     bdi.queue->unplug(plug);
     in.i_sync = false;
     nr -= n;
