@@ -3,6 +3,7 @@
 #include <chrono>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -72,6 +73,74 @@ void check_invariants(const Machine& m) {
   if (!m.server.check_durability(&why)) throw std::runtime_error("durability invariant broken: " + why);
 }
 
+// The warmup: a pgbench run before the measured one, not counted. Its object
+// must outlive it: its last transactions may finish after it ends.
+std::unique_ptr<pgbench::Pgbench> run_warmup(Machine& m, const scenarios::Scenario& sc) {
+  std::unique_ptr<pgbench::Pgbench> warmup;
+  if (sc.warmup.duration > 0 || sc.warmup.transactions > 0) {
+    warmup = std::make_unique<pgbench::Pgbench>(m.sim, m.cpus, m.server, m.tables, sc.warmup, sc.seed, "warmup");
+    warmup->start(sc.warmup.transactions > 0 ? kForever : m.sim.now() + sc.warmup.duration);
+    run_to_end(m.sim, *warmup, sc.warmup, sc.pgbench.progress);
+  }
+  return warmup;
+}
+
+// What records the measured run: the sampler's four tables, each bound to
+// its CSV (written to a temp name, renamed at commit), and the aggregate log.
+struct Recorders {
+  sim::Sampler sampler;
+  BackendWaits waits;
+  TableCsv progress_csv, system_csv, waits_csv, io_layers_csv;
+  std::optional<AggregateLog> aggregate_log;
+
+  Recorders(Machine& m, pgbench::Pgbench& bench, const scenarios::Scenario& sc, std::vector<double>& tps_series,
+            sim::Time origin, const std::filesystem::path& dir, const RunOptions& options)
+      : sampler(m.sim, sc.pgbench.progress),
+        waits(bench.backends()),
+        progress_csv(wired_progress(bench, sc, tps_series, origin, options), dir / "progress.csv"),
+        system_csv(wired_system(m), dir / "system.csv"),
+        waits_csv(wired_waits(), dir / "waits.csv"),
+        io_layers_csv(wired_layers(), dir / "io_layers.csv") {
+    if (sc.pgbench.aggregate_interval > 0) {
+      aggregate_log.emplace(m.sim, dir / "pgbench_log.1", bench.stats(), origin, sc.pgbench.aggregate_interval);
+    }
+  }
+  void stop() {
+    sampler.stop();
+    if (aggregate_log) aggregate_log->stop();
+  }
+  void commit() {
+    progress_csv.commit();
+    system_csv.commit();
+    waits_csv.commit();
+    io_layers_csv.commit();
+    if (aggregate_log) aggregate_log->commit();
+  }
+
+ private:
+  sim::Table& wired_progress(pgbench::Pgbench& bench, const scenarios::Scenario& sc, std::vector<double>& tps_series,
+                             sim::Time origin, const RunOptions& options) {
+    sim::Table& progress = sampler.table("progress");
+    add_progress_columns(progress, bench.stats(), tps_series, sc.pgbench, pgbench::major_version(sc.postgres.version),
+                         origin, options);
+    return progress;
+  }
+  sim::Table& wired_system(Machine& m) {
+    sim::Table& system = sampler.table("system");
+    m.kernel.add_system_columns(system);
+    m.server.add_system_columns(system);
+    return system;
+  }
+  sim::Table& wired_waits() {
+    waits.add_wait_columns(sampler.table("waits"));
+    return sampler.table("waits");
+  }
+  sim::Table& wired_layers() {
+    waits.add_layer_columns(sampler.table("io_layers"));
+    return sampler.table("io_layers");
+  }
+};
+
 }  // namespace
 
 RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path& dir, const RunOptions& options) {
@@ -80,16 +149,7 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   Machine m(sc, dir / "postgres.log");
   sim::Simulator& sim = m.sim;
   m.server.start();
-  const sim::Duration period = sc.pgbench.progress;
-
-  // Warmup: a pgbench run before the measured one, not counted (its object
-  // lives on: its last transactions may finish after it ends).
-  std::optional<pgbench::Pgbench> warmup;
-  if (sc.warmup.duration > 0 || sc.warmup.transactions > 0) {
-    warmup.emplace(sim, m.cpus, m.server, m.tables, sc.warmup, sc.seed, "warmup");
-    warmup->start(sc.warmup.transactions > 0 ? kForever : sim.now() + sc.warmup.duration);
-    run_to_end(sim, *warmup, sc.warmup, period);
-  }
+  const std::unique_ptr<pgbench::Pgbench> warmup = run_warmup(m, sc);
   m.server.reset_stats();
 
   // The measured run; progress intervals count from its start.
@@ -97,41 +157,19 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   const pgbench::PgbenchConfig& load = sc.pgbench;
   const bool by_count = load.transactions > 0;
   pgbench::Pgbench bench(sim, m.cpus, m.server, m.tables, load, sc.seed, "run");
-  pgbench::TransactionStats& stats = bench.stats();
+  const pgbench::TransactionStats& stats = bench.stats();
   std::vector<double> tps_series;
-
-  sim::Sampler sampler(sim, period);
-  sim::Table& progress = sampler.table("progress");
-  add_progress_columns(progress, stats, tps_series, load, pgbench::major_version(sc.postgres.version), origin,
-                       options);
-  sim::Table& system = sampler.table("system");
-  m.kernel.add_system_columns(system);
-  m.server.add_system_columns(system);
-  BackendWaits waits(bench.backends());
-  waits.add_wait_columns(sampler.table("waits"));
-  waits.add_layer_columns(sampler.table("io_layers"));
-  TableCsv progress_csv(progress, dir / "progress.csv");
-  TableCsv system_csv(system, dir / "system.csv");
-  TableCsv waits_csv(sampler.table("waits"), dir / "waits.csv");
-  TableCsv io_layers_csv(sampler.table("io_layers"), dir / "io_layers.csv");
-  std::optional<AggregateLog> aggregate_log;
-  if (load.aggregate_interval > 0) aggregate_log.emplace(sim, dir / "pgbench_log.1", stats, origin, load.aggregate_interval);
+  Recorders rec(m, bench, sc, tps_series, origin, dir, options);
 
   bench.start(by_count ? kForever : origin + load.duration);
-  sampler.start(origin);
-  run_to_end(sim, bench, load, period);
-  if (by_count) sampler.close_partial();
-  sampler.stop();
-  if (aggregate_log) aggregate_log->stop();
+  rec.sampler.start(origin);
+  run_to_end(sim, bench, load, load.progress);
+  if (by_count) rec.sampler.close_partial();
+  rec.stop();
   const sim::Time finished = sim.now();
   check_invariants(m);
-
-  progress_csv.commit();
-  system_csv.commit();
-  waits_csv.commit();
-  io_layers_csv.commit();
+  rec.commit();
   m.log.commit();
-  if (aggregate_log) aggregate_log->commit();
 
   // The measured run's totals, as pgbench's final summary gives them.
   const pgbench::TransactionSums& total = stats.total();
@@ -144,7 +182,7 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
                                                   total.late);
   outcome.events = static_cast<std::int64_t>(sim.events_processed());
   outcome.simulated_seconds = sim::to_seconds(finished);
-  const nlohmann::ordered_json wait_totals = waits.summary_json();
+  const nlohmann::ordered_json wait_totals = rec.waits.summary_json();
   const MeasuredRun run{total, measured_s, report, wait_totals};
   write_summary(dir, sc, run, outcome, m);
   outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
