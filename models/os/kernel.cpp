@@ -117,16 +117,15 @@ void Kernel::bio_done(Bio& bio) {
   const std::int64_t blocks = bio.bytes / kBlockBytes;
   for (std::int64_t b = bio.first_block; b < bio.first_block + blocks; ++b) {
     CachedBlock& block = in.blocks[static_cast<std::size_t>(b)];
-    block.flags = static_cast<std::uint8_t>(block.flags & ~kAtDevice);
+    cache_.left_device(in, b, bio.op != disk::Op::Read);
     if (bio.op == disk::Op::Read) {
-      block.flags = static_cast<std::uint8_t>(block.flags & ~kLocked);
+      cache_.unlock_after_read(block);
       if (b >= in.size && !block.has(kDirty)) {
         cache_.release(in, b);  // truncated while being read
       } else if (!block.has(kDirty) && !block.has(kWriteback)) {
         cache_.lru_add(block);
       }
     } else {
-      --in.nr_writeback_at_device;
       cache_.end_writeback(in, b);
       ++wb_done_;
       ++bdis_[static_cast<std::size_t>(in.bdi)]->written;
@@ -147,12 +146,11 @@ void Kernel::bio_dispatched(Bio& bio) {
   Inode& in = inode(bio.file);
   const std::int64_t blocks = bio.bytes / kBlockBytes;
   for (std::int64_t b = bio.first_block; b < bio.first_block + blocks; ++b) {
-    in.blocks[static_cast<std::size_t>(b)].flags |= kAtDevice;
+    cache_.at_device(in, b, bio.op != disk::Op::Read);
     sim::Condition& wq = cache_.waitqueue(in.id, b);
     if (wq.waiters() > 0) wq.notify_all();
   }
   if (bio.op != disk::Op::Read) {
-    in.nr_writeback_at_device += blocks;
     if (in.nr_writeback == in.nr_writeback_at_device && in.writeback_wait.waiters() > 0) in.writeback_wait.notify_all();
   }
 }
@@ -244,7 +242,7 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
       CachedBlock& cb = in.blocks[static_cast<std::size_t>(b)];
       if (cb.has(kCached)) continue;
       if (!cache_.allocate(in, b) && !co_await allocate_block(&task, in, b)) continue;  // another task has it
-      cb.flags |= kLocked;
+      cache_.lock_for_read(cb);
       if (b < end) {
         ++read_misses_;
       } else {

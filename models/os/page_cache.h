@@ -172,6 +172,20 @@ class PageCache {
   void clear_dirty(Inode& inode, std::int64_t b);      // truncate: dirty page dropped
   void start_writeback(Inode& inode, std::int64_t b);  // dirty -> writeback
   void end_writeback(Inode& inode, std::int64_t b);
+  // A read in flight holds the block locked (PG_locked) until its data is in.
+  void lock_for_read(CachedBlock& block) { block.flags |= kLocked; }
+  void unlock_after_read(CachedBlock& block) { block.flags = static_cast<std::uint8_t>(block.flags & ~kLocked); }
+  // The block's I/O left the elevator for the device, and later completed:
+  // bookkeeping for the wait layers (io_layer.h), no state of Linux's own.
+  void at_device(Inode& inode, std::int64_t b, bool write) {
+    inode.blocks[static_cast<std::size_t>(b)].flags |= kAtDevice;
+    if (write) ++inode.nr_writeback_at_device;
+  }
+  void left_device(Inode& inode, std::int64_t b, bool write) {
+    CachedBlock& block = inode.blocks[static_cast<std::size_t>(b)];
+    block.flags = static_cast<std::uint8_t>(block.flags & ~kAtDevice);
+    if (write) --inode.nr_writeback_at_device;
+  }
 
   // Page wait queues, hashed as the kernel's page_waitqueue.
   sim::Condition& waitqueue(FileId file, std::int64_t b) {
