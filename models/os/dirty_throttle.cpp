@@ -44,7 +44,7 @@ std::int64_t Kernel::ratelimit_pages() const {
 }
 
 // The smoothed limit: follows T up at once, down by 1/32 of the gap per update.
-double Kernel::update_dirty_limit(Bdi& bdi, const DirtyLimits& limits) {
+double Kernel::update_dirty_limit(BdiWriteback& bdi, const DirtyLimits& limits) {
   const auto thresh = static_cast<double>(limits.thresh);
   if (thresh >= bdi.dirty_limit) {
     bdi.dirty_limit = thresh;
@@ -55,7 +55,7 @@ double Kernel::update_dirty_limit(Bdi& bdi, const DirtyLimits& limits) {
 }
 
 sim::Task<> Kernel::balance_dirty_pages_ratelimited(OsTask& task) {
-  Bdi& bdi = *bdis_[0];
+  BdiWriteback& bdi = *bdis_[0];
   if (config_.throttle == Throttle::WriterWriteback) {
     co_await balance_dirty_pages_writer(task, bdi);
   } else {
@@ -63,7 +63,7 @@ sim::Task<> Kernel::balance_dirty_pages_ratelimited(OsTask& task) {
   }
 }
 
-sim::Task<> Kernel::balance_dirty_pages_io_less(OsTask& task, Bdi& bdi) {
+sim::Task<> Kernel::balance_dirty_pages_io_less(OsTask& task, BdiWriteback& bdi) {
   TaskState& ts = state(task);
   for (;;) {
     const DirtyLimits limits = dirty_limits();
@@ -79,9 +79,9 @@ sim::Task<> Kernel::balance_dirty_pages_io_less(OsTask& task, Bdi& bdi) {
       bdi.dirty_exceeded = false;
       co_return;
     }
-    if (!bdi.busy) wake_background(bdi);
-    update_bandwidth(bdi);
-    const double bw_pages = bdi.write_bw * static_cast<double>(kPagesPerBlock);
+    if (!bdi.busy()) bdi.wake_background();
+    bdi.update_bandwidth();
+    const double bw_pages = bdi.write_bw() * static_cast<double>(kPagesPerBlock);
     const double setpoint = (freerun + limit) / 2;
     double pos_ratio = 0;
     if (dirty < limit) {
@@ -127,7 +127,7 @@ sim::Task<> Kernel::balance_dirty_pages_io_less(OsTask& task, Bdi& bdi) {
   }
 }
 
-sim::Task<> Kernel::balance_dirty_pages_writer(OsTask& task, Bdi& bdi) {
+sim::Task<> Kernel::balance_dirty_pages_writer(OsTask& task, BdiWriteback& bdi) {
   TaskState& ts = state(task);
   const std::int64_t ratelimit = ratelimit_pages();
   if (ts.nr_dirtied < (bdi.dirty_exceeded ? 8 : ratelimit)) {
@@ -155,7 +155,7 @@ sim::Task<> Kernel::balance_dirty_pages_writer(OsTask& task, Bdi& bdi) {
     ts.nr_dirtied_pause = 8;
     if (dirty_pages() > task_thresh && written < write_chunk) {  // bdi_nr_reclaimable > task_bdi_thresh
       // The writer writes back the oldest dirty inodes itself.
-      written += kPagesPerBlock * co_await writeback_inodes(bdi, (write_chunk - written) / kPagesPerBlock + 1, sim_.now(),
+      written += kPagesPerBlock * co_await bdi.writeback_inodes((write_chunk - written) / kPagesPerBlock + 1, sim_.now(),
                                                               WbReason::Throttle, task.pid);
       if (written >= write_chunk) break;
     }
@@ -165,7 +165,7 @@ sim::Task<> Kernel::balance_dirty_pages_writer(OsTask& task, Bdi& bdi) {
     co_await sim_.sleep(pause);
     pause = std::min(2 * pause, 100 * sim::kMillisecond);
   }
-  if (over_bground_thresh() && !bdi.busy) wake_background(bdi);
+  if (over_bground_thresh() && !bdi.busy()) bdi.wake_background();
 }
 
 }  // namespace ckptsim::os

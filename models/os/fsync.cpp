@@ -38,7 +38,7 @@ sim::Task<> Kernel::journal_commit(OsTask& task) {
   if (committed_tid_ >= needed) co_return;
   committing_ = true;
   const std::uint64_t tid = running_tid_++;
-  BlockQueue& q = *bdis_[0]->queue;
+  BlockQueue& q = bdis_[0]->queue();
   if (config_.journal_commit_bytes > 0) {
     // Descriptor + metadata blocks, then flush, then the commit block, then flush.
     const sim::Bytes sizes[2] = {config_.journal_commit_bytes, 4 * sim::kKiB};
@@ -69,7 +69,7 @@ sim::Task<> Kernel::sync_inode(OsTask& task, Inode& in, bool datasync) {
   const sim::Time start = sim_.now();
   Plug plug;
   co_await write_pages(in, {.sync_mode = SyncMode::All, .reason = WbReason::Fsync, .pid = task.pid}, plug);
-  bdis_[static_cast<std::size_t>(in.bdi)]->queue->unplug(plug);
+  bdis_[static_cast<std::size_t>(in.bdi)]->queue().unplug(plug);
   while (in.nr_writeback > 0) {
     const auto held = in_layer(&task, writeback_layer(in));
     co_await in.writeback_wait.wait();
@@ -80,7 +80,7 @@ sim::Task<> Kernel::sync_inode(OsTask& task, Inode& in, bool datasync) {
     co_await journal_commit(task);
   } else if (config_.barrier) {
     const auto held = in_layer(&task, IoLayer::Device);
-    co_await bdis_[static_cast<std::size_t>(in.bdi)]->queue->flush();
+    co_await bdis_[static_cast<std::size_t>(in.bdi)]->queue().flush();
   }
   ++fsyncs_;
   fsync_time_ += sim_.now() - start;
@@ -103,12 +103,12 @@ sim::Task<> Kernel::sync_file_range(OsTask& task, FileId file, std::int64_t bloc
                         .reason = WbReason::SyncFileRange,
                         .pid = task.pid},
                        plug);
-  bdis_[static_cast<std::size_t>(in.bdi)]->queue->unplug(plug);
+  bdis_[static_cast<std::size_t>(in.bdi)]->queue().unplug(plug);
 }
 
 sim::Task<> Kernel::fadvise_dontneed(OsTask& task, FileId file, std::int64_t block, std::int64_t count) {
   Inode& in = inode(file);
-  BlockQueue& q = *bdis_[static_cast<std::size_t>(in.bdi)]->queue;
+  BlockQueue& q = bdis_[static_cast<std::size_t>(in.bdi)]->queue();
   if (!q.congested(false)) {
     Plug plug;
     co_await write_pages(

@@ -32,29 +32,26 @@ Kernel::Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory
       cache_(sim, std::max<sim::Bytes>(0, memory.ram - memory.shared_memory - config.reserved_memory) / kBlockBytes),
       commit_done_(sim),
       journal_io_(sim) {
-  bdis_.push_back(std::make_unique<Bdi>(sim));
-  bdis_[0]->queue = std::make_unique<BlockQueue>(sim, config_, data_device, config_.scheduler, "data");
+  const double initial_bw = 100.0 * sim::kMiB / kBlockBytes;  // the kernel's initial estimate: 100 MB/s
+  const auto initial_limit = static_cast<double>(dirty_limits().thresh);
+  WritebackHost& host = *this;
+  bdis_.push_back(std::make_unique<BdiWriteback>(
+      sim, config_, cache_, host, std::make_unique<BlockQueue>(sim, config_, data_device, config_.scheduler, "data"),
+      initial_bw, initial_limit));
   if (wal_device != nullptr && wal_device != &data_device) {
-    bdis_.push_back(std::make_unique<Bdi>(sim));
-    bdis_[1]->queue = std::make_unique<BlockQueue>(sim, config_, *wal_device,
-                                                   config.wal_scheduler == Scheduler::Default ? config.scheduler : config.wal_scheduler,
-                                                   "wal");
+    const Scheduler wal_scheduler =
+        config.wal_scheduler == Scheduler::Default ? config.scheduler : config.wal_scheduler;
+    bdis_.push_back(std::make_unique<BdiWriteback>(
+        sim, config_, cache_, host, std::make_unique<BlockQueue>(sim, config_, *wal_device, wal_scheduler, "wal"),
+        initial_bw, initial_limit));
   }
   next_extent_[0] = kJournalSectors;
-  for (auto& bdi : bdis_) {
-    bdi->write_bw = 100.0 * sim::kMiB / kBlockBytes;  // the kernel's initial estimate: 100 MB/s
-    bdi->dirty_limit = static_cast<double>(dirty_limits().thresh);
-    sim_.spawn(flusher(*bdi));
-  }
+  for (auto& bdi : bdis_) sim_.spawn(bdi->flusher());
   last_stats_.resize(bdis_.size());
 }
 
 Kernel::~Kernel() {
-  for (auto& bdi : bdis_) {
-    bdi->b_dirty.clear();
-    bdi->b_io.clear();
-    bdi->b_more_io.clear();
-  }
+  bdis_.clear();  // their inode lists first: the page cache owns the inodes
   free_bios_.clear();
 }
 
@@ -94,7 +91,7 @@ MemoryPages Kernel::memory_pages() const {
 DirtyLimits Kernel::dirty_limits() const { return global_dirty_limits(config_, memory_pages()); }
 
 double Kernel::write_bandwidth_mb_s(Volume volume) const {
-  return bdis_[static_cast<std::size_t>(bdi_of(volume))]->write_bw * static_cast<double>(kBlockBytes) / sim::kMiB;
+  return bdis_[static_cast<std::size_t>(bdi_of(volume))]->write_bw() * static_cast<double>(kBlockBytes) / sim::kMiB;
 }
 
 // ---- bios ----
@@ -128,7 +125,7 @@ void Kernel::bio_done(Bio& bio) {
     } else {
       cache_.end_writeback(in, b);
       ++wb_done_;
-      ++bdis_[static_cast<std::size_t>(in.bdi)]->written;
+      bdis_[static_cast<std::size_t>(in.bdi)]->block_written();
       if (b >= in.size && !block.has(kDirty)) cache_.release(in, b);  // truncated while being written
     }
     sim::Condition& wq = cache_.waitqueue(in.id, b);
@@ -171,7 +168,7 @@ sim::Task<bool> Kernel::allocate_block(OsTask* task, Inode& in, std::int64_t b) 
   for (;;) {
     if (in.blocks[static_cast<std::size_t>(b)].has(kCached)) co_return false;
     if (cache_.allocate(in, b)) co_return true;
-    for (auto& bdi : bdis_) wake_background(*bdi);
+    for (auto& bdi : bdis_) bdi->wake_background();
     co_await cache_.reclaimable_wait().wait();
   }
 }
@@ -196,12 +193,7 @@ void Kernel::mark_inode_dirty(Inode& in) {
   in.dirty = true;
   if (in.i_sync) return;
   in.dirtied_when = sim_.now();
-  Bdi& bdi = *bdis_[static_cast<std::size_t>(in.bdi)];
-  list_move(bdi, in, WbList::Dirty);
-  // bdi_wakeup_thread_delayed: a flusher asleep with nothing dirty comes back
-  // one dirty_writeback_centisecs later.
-  const sim::Duration interval = config_.dirty_writeback_centisecs * 10 * sim::kMillisecond;
-  if (bdi.sleeper && !bdi.wake_timer.pending() && interval > 0) bdi.wake_timer.schedule_in(interval);
+  bdis_[static_cast<std::size_t>(in.bdi)]->inode_dirtied(in);
 }
 
 // ---- read(2) ----
@@ -235,7 +227,7 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
   }
   if (miss >= 0) {
     const std::int64_t window_end = std::min(in.size, std::max(end, block + in.ra_window));
-    BlockQueue& q = *bdis_[static_cast<std::size_t>(in.bdi)]->queue;
+    BlockQueue& q = bdis_[static_cast<std::size_t>(in.bdi)]->queue();
     Plug plug;
     Bio* bio = nullptr;
     for (std::int64_t b = miss; b < window_end; ++b) {

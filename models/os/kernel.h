@@ -7,7 +7,8 @@
 // The parts, one file each:
 //   page_cache.*      block states, LRU reclaim, meminfo counters
 //   kernel.cpp        files and layout, read (readahead) and write (dirtying)
-//   writeback.cpp     write_pages (write_cache_pages) and the flusher (wb_writeback)
+//   writeback.cpp     write_pages (write_cache_pages)
+//   bdi_writeback.*   per device: dirty-inode lists, the flusher (wb_writeback), bandwidth, its queue
 //   dirty_throttle.cpp balance_dirty_pages: IO-less (3.2+) and writer-writeback (3.0)
 //   fsync.cpp         fsync, fdatasync, sync_file_range, fadvise, the jbd2 commit
 //   kernel_metrics.cpp system.csv columns, summary, the page conservation check
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "models/disk/device.h"
+#include "models/os/bdi_writeback.h"
 #include "models/os/block_queue.h"
 #include "models/os/dirty_limits.h"
 #include "models/os/file_system.h"
@@ -53,21 +55,7 @@ inline bool extends(const Bio* bio, std::int64_t b, const BlockQueue& q) {
          bio->bytes / 512 + kSectorsPerBlock <= q.max_sectors();
 }
 
-// Who started the writeback of a page (summary and tests).
-enum class WbReason : std::uint8_t { Kupdate, Background, Reclaim, Fsync, SyncFileRange, Throttle, Fadvise, Count };
-
-// struct writeback_control: what one write_pages call writes back.
-struct WritebackControl {
-  SyncMode sync_mode = SyncMode::None;
-  std::int64_t nr_to_write = INT64_MAX;  // blocks
-  std::int64_t range_start = 0;          // blocks [range_start, range_end) unless range_cyclic
-  std::int64_t range_end = INT64_MAX;
-  bool range_cyclic = false;             // from the inode's writeback_index to its end, then from 0
-  WbReason reason = WbReason::Kupdate;
-  int pid = 0;                           // whose I/O it is
-};
-
-class Kernel final : public FileSystem, private BioOwner {
+class Kernel final : public FileSystem, private BioOwner, private WritebackHost {
  public:
   Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory, disk::Device& data_device,
          disk::Device* wal_device /* nullptr: WAL on the data device */, std::uint64_t seed);
@@ -110,8 +98,8 @@ class Kernel final : public FileSystem, private BioOwner {
   std::int64_t peak_dirty_pages() const { return peak_dirty_ * kPagesPerBlock; }  // Dirty + Writeback
   std::int64_t throttle_pauses() const { return throttle_pauses_; }
   sim::Duration throttle_max_pause() const { return throttle_max_pause_; }
-  BlockQueue& queue(Volume volume) { return *bdis_[bdi_of(volume)]->queue; }
-  const BlockQueue& queue(Volume volume) const { return *bdis_[bdi_of(volume)]->queue; }
+  BlockQueue& queue(Volume volume) { return bdis_[bdi_of(volume)]->queue(); }
+  const BlockQueue& queue(Volume volume) const { return bdis_[bdi_of(volume)]->queue(); }
   bool wal_has_own_device() const { return bdis_.size() > 1; }
   double write_bandwidth_mb_s(Volume volume) const;
 
@@ -122,55 +110,6 @@ class Kernel final : public FileSystem, private BioOwner {
     std::int64_t nr_dirtied_pause = 32; // pages before the next check
     sim::Time dirty_paused_when = 0;
     sim::Time last_dirtied = -sim::kSecond;
-  };
-
-  // A backing device's writeback state (struct backing_dev_info / bdi_writeback).
-  struct WbWork {
-    std::int64_t nr_pages = 0;
-    WbReason reason = WbReason::Background;
-  };
-  struct Bdi {
-    explicit Bdi(sim::Simulator& sim) : sim_of_timer(&sim), wake_timer(sim, [this] { wake(); }) {}
-    ~Bdi() {
-      b_dirty.clear();
-      b_io.clear();
-      b_more_io.clear();
-    }
-    void wake() {
-      wake_timer.cancel();
-      if (sleeper) {
-        auto h = sleeper;
-        sleeper = nullptr;
-        sim_of_timer->resume_now(h);
-      }
-    }
-    std::unique_ptr<BlockQueue> queue;
-    InodeList b_dirty, b_io, b_more_io;   // oldest at the front
-    std::deque<WbWork> work_list;
-    bool background_wanted = false;
-    bool busy = false;                    // running a work item
-    sim::Time last_old_flush = 0;
-    std::coroutine_handle<> sleeper;
-    sim::Simulator* sim_of_timer = nullptr;
-    sim::Timer wake_timer;
-    // Write bandwidth (bdi_update_write_bandwidth), blocks/s.
-    std::int64_t written = 0;            // blocks whose writeback completed
-    std::int64_t bw_written_stamp = 0;
-    sim::Time bw_time_stamp = 0;
-    double write_bw = 0;
-    double dirty_limit = 0;              // smoothed global limit (pages)
-    bool dirty_exceeded = false;
-  };
-
-  struct FlusherSleep {
-    Bdi& bdi;
-    sim::Time until;  // < 0: until woken
-    bool await_ready() const noexcept { return false; }
-    void await_suspend(std::coroutine_handle<> h) {
-      bdi.sleeper = h;
-      if (until >= 0) bdi.wake_timer.schedule_at(until);
-    }
-    void await_resume() const noexcept {}
   };
 
   // A small synchronous write of the journal, with its own completion.
@@ -206,26 +145,15 @@ class Kernel final : public FileSystem, private BioOwner {
   void mark_inode_dirty(Inode& inode);
   void note_dirty_peak();
 
-  // writeback.cpp
-  // write_cache_pages: start writeback of the inode's dirty blocks as `wbc` says; returns blocks started.
-  sim::Task<std::int64_t> write_pages(Inode& inode, const WritebackControl& wbc, Plug& plug);
-  sim::Process flusher(Bdi& bdi);
-  sim::Task<std::int64_t> wb_writeback(Bdi& bdi, WbWork work);
-  // One writeback_sb_inodes pass over b_io; returns pages (blocks) written.
-  sim::Task<std::int64_t> writeback_inodes(Bdi& bdi, std::int64_t nr, sim::Time older_than, WbReason reason, int pid);
-  void queue_io(Bdi& bdi, sim::Time older_than);
-  void requeue_inode(Bdi& bdi, Inode& inode, std::int64_t written, std::int64_t chunk);
-  void list_move(Bdi& bdi, Inode& inode, WbList to);
-  std::int64_t writeback_chunk(const Bdi& bdi, std::int64_t nr_left) const;
-  bool over_bground_thresh() const;
-  void wake_background(Bdi& bdi);
-  void update_bandwidth(Bdi& bdi);
+  // writeback.cpp (WritebackHost)
+  sim::Task<std::int64_t> write_pages(Inode& inode, const WritebackControl& wbc, Plug& plug) override;
+  bool over_bground_thresh() const override;
 
   // dirty_throttle.cpp
   sim::Task<> balance_dirty_pages_ratelimited(OsTask& task);
-  sim::Task<> balance_dirty_pages_io_less(OsTask& task, Bdi& bdi);
-  sim::Task<> balance_dirty_pages_writer(OsTask& task, Bdi& bdi);
-  double update_dirty_limit(Bdi& bdi, const DirtyLimits& limits);
+  sim::Task<> balance_dirty_pages_io_less(OsTask& task, BdiWriteback& bdi);
+  sim::Task<> balance_dirty_pages_writer(OsTask& task, BdiWriteback& bdi);
+  double update_dirty_limit(BdiWriteback& bdi, const DirtyLimits& limits);
   std::int64_t ratelimit_pages() const;
 
   // fsync.cpp
@@ -236,7 +164,7 @@ class Kernel final : public FileSystem, private BioOwner {
   const OsConfig config_;  // a copy: callers may pass a temporary
   Memory memory_;
   PageCache cache_;
-  std::vector<std::unique_ptr<Bdi>> bdis_;
+  std::vector<std::unique_ptr<BdiWriteback>> bdis_;  // data device, then the WAL device if it has one
   std::deque<OsTask> tasks_;
   std::vector<TaskState> task_states_;
   std::array<sim::Bytes, 2> next_extent_ = {0, 0};  // per volume, in sectors

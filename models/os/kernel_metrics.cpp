@@ -26,7 +26,7 @@ void Kernel::add_system_columns(sim::Table& system) {
     system.add_source({p + "r_s", p + "w_s", p + "rmb_s", p + "wmb_s", p + "r_await", p + "w_await", p + "aqu_sz",
                        p + "util_pct"},
                       [this, i](const sim::Interval& interval, std::span<sim::Cell> cells) {
-                        const DiskStats now = bdis_[i]->queue->stats();
+                        const DiskStats now = bdis_[i]->queue().stats();
                         const Iostat io = iostat(last_stats_[i], now, interval.end - interval.start);
                         last_stats_[i] = now;
                         cells[0] = io.r_s;
@@ -40,7 +40,7 @@ void Kernel::add_system_columns(sim::Table& system) {
                       });
   }
   // The first interval counts from the sampler's start, not from time 0.
-  for (std::size_t i = 0; i < bdis_.size(); ++i) last_stats_[i] = bdis_[i]->queue->stats();
+  for (std::size_t i = 0; i < bdis_.size(); ++i) last_stats_[i] = bdis_[i]->queue().stats();
 }
 
 KernelReport Kernel::report() const {
@@ -74,7 +74,7 @@ KernelReport Kernel::report() const {
   r.sync_file_range_calls = sync_file_ranges_;
   r.journal_commits = journal_commits_;
   for (std::size_t i = 0; i < bdis_.size(); ++i) {
-    const BlockQueue& q = *bdis_[i]->queue;
+    const BlockQueue& q = bdis_[i]->queue();
     const DiskStats s = q.stats();
     KernelReport::Device d;
     d.name = i == 0 ? "data" : "wal";
@@ -91,7 +91,7 @@ KernelReport Kernel::report() const {
     d.flushes = s.flushes;
     d.flush_await = s.flushes > 0 ? ms(s.flush_ticks) / static_cast<double>(s.flushes) : 0.0;
     d.util_pct = sim_.now() > 0 ? 100.0 * static_cast<double>(s.io_ticks) / static_cast<double>(sim_.now()) : 0.0;
-    d.write_bw_estimate_mb_s = bdis_[i]->write_bw * static_cast<double>(kBlockBytes) / sim::kMiB;
+    d.write_bw_estimate_mb_s = bdis_[i]->write_bw() * static_cast<double>(kBlockBytes) / sim::kMiB;
     r.devices.push_back(std::move(d));
   }
   return r;
@@ -119,7 +119,7 @@ bool Kernel::check_accounting(std::string* why) const {
   }
   // And the devices wrote exactly those blocks, plus the journal.
   std::int64_t sectors = 0;
-  for (const auto& bdi : bdis_) sectors += bdi->queue->stats().write_sectors;
+  for (const auto& bdi : bdis_) sectors += bdi->queue().stats().write_sectors;
   if (sectors != wb_done_ * kSectorsPerBlock + journal_sectors_) {
     if (why) {
       *why = fmt::format("devices wrote {} sectors, page cache completed {} blocks ({} sectors) + journal {} sectors",

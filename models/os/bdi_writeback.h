@@ -1,0 +1,137 @@
+// models/os/bdi_writeback.h
+//
+// One backing device's writeback (struct backing_dev_info / bdi_writeback,
+// fs/fs-writeback.c and mm/page-writeback.c, 3.x): the dirty-inode lists,
+// the flusher thread, the write-bandwidth estimate, and the device's block
+// queue. The writing of an inode's pages (write_cache_pages) belongs to the
+// kernel that owns the page cache: the flusher asks its WritebackHost.
+//
+// The flusher is bdi_writeback_thread / wb_writeback: queued work first,
+// then kupdate every dirty_writeback_centisecs (inodes whose dirtied_when is
+// older than dirty_expire_centisecs), then background writeback while Dirty
+// is above the background threshold. Inodes move b_dirty -> b_io (expired
+// ones, oldest first) -> written a chunk at a time -> b_more_io (chunk used
+// up, still dirty) or back to b_dirty (could not progress) or off the lists
+// (clean). Expiry is per inode: a file that stays dirty keeps its old
+// dirtied_when, so kupdate writes it at every pass.
+//
+// Left out: s_max_writeback_mb_bump, sync(2) work, the per-bdi share of the
+// background threshold (the global Dirty is compared), waiting on I_SYNC of
+// b_more_io inodes (the pass ends instead).
+#pragma once
+
+#include <coroutine>
+#include <cstdint>
+#include <deque>
+#include <memory>
+
+#include "models/os/block_queue.h"
+#include "models/os/os_config.h"
+#include "models/os/page_cache.h"
+#include "sim/process.h"
+#include "sim/simulator.h"
+#include "sim/timer.h"
+
+namespace ckptsim::os {
+
+// Who started the writeback of a page (summary and tests).
+enum class WbReason : std::uint8_t { Kupdate, Background, Reclaim, Fsync, SyncFileRange, Throttle, Fadvise, Count };
+
+// struct writeback_control: what one write_pages call writes back.
+struct WritebackControl {
+  SyncMode sync_mode = SyncMode::None;
+  std::int64_t nr_to_write = INT64_MAX;  // blocks
+  std::int64_t range_start = 0;          // blocks [range_start, range_end) unless range_cyclic
+  std::int64_t range_end = INT64_MAX;
+  bool range_cyclic = false;             // from the inode's writeback_index to its end, then from 0
+  WbReason reason = WbReason::Kupdate;
+  int pid = 0;                           // whose I/O it is
+};
+
+// What the flusher needs of the kernel that owns the page cache.
+class WritebackHost {
+ public:
+  // write_cache_pages: start writeback of the inode's dirty blocks as `wbc` says; returns blocks started.
+  virtual sim::Task<std::int64_t> write_pages(Inode& inode, const WritebackControl& wbc, Plug& plug) = 0;
+  // Dirty above the background threshold.
+  virtual bool over_bground_thresh() const = 0;
+
+ protected:
+  ~WritebackHost() = default;
+};
+
+class BdiWriteback {
+ public:
+  BdiWriteback(sim::Simulator& sim, const OsConfig& config, const PageCache& cache, WritebackHost& host,
+               std::unique_ptr<BlockQueue> queue, double write_bw, double dirty_limit);
+  ~BdiWriteback();
+  BdiWriteback(const BdiWriteback&) = delete;
+  BdiWriteback& operator=(const BdiWriteback&) = delete;
+
+  // bdi_writeback_thread; the kernel spawns it once.
+  sim::Process flusher();
+
+  BlockQueue& queue() noexcept { return *queue_; }
+  const BlockQueue& queue() const noexcept { return *queue_; }
+
+  // __mark_inode_dirty's list part: the first dirty page puts the inode on b_dirty.
+  void inode_dirtied(Inode& inode);
+  // A block's writeback completed on this device (for the bandwidth estimate).
+  void block_written() noexcept { ++written_; }
+  // Wake the flusher for background writeback (reclaim, throttled writers).
+  void wake_background();
+  // bdi_update_write_bandwidth.
+  void update_bandwidth();
+  // writeback_sb_inodes: one pass over b_io (filled from b_more_io and the expired part of b_dirty),
+  // a chunk per inode; returns blocks written. Throttled writers (< 3.2) call it too.
+  sim::Task<std::int64_t> writeback_inodes(std::int64_t nr, sim::Time older_than, WbReason reason, int pid);
+
+  bool busy() const noexcept { return busy_; }       // the flusher is running a work item
+  double write_bw() const noexcept { return write_bw_; }  // blocks per second
+  // Throttling state of this device (balance_dirty_pages).
+  double dirty_limit;    // the smoothed global limit, pages
+  bool dirty_exceeded = false;
+
+ private:
+  struct WbWork {
+    std::int64_t nr_pages = 0;
+    WbReason reason = WbReason::Background;
+  };
+  struct FlusherSleep {
+    BdiWriteback& bdi;
+    sim::Time until;  // < 0: until woken
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(std::coroutine_handle<> h) {
+      bdi.sleeper_ = h;
+      if (until >= 0) bdi.wake_timer_.schedule_at(until);
+    }
+    void await_resume() const noexcept {}
+  };
+
+  void wake();
+  sim::Task<std::int64_t> wb_writeback(WbWork work);
+  void queue_io(sim::Time older_than);
+  void requeue_inode(Inode& inode, std::int64_t written, std::int64_t chunk);
+  void list_move(Inode& inode, WbList to);
+  std::int64_t writeback_chunk(std::int64_t nr_left) const;
+
+  sim::Simulator& sim_;
+  const OsConfig& config_;
+  const PageCache& cache_;
+  WritebackHost& host_;
+  std::unique_ptr<BlockQueue> queue_;
+  InodeList b_dirty_, b_io_, b_more_io_;  // oldest at the front
+  std::deque<WbWork> work_list_;
+  bool background_wanted_ = false;
+  bool busy_ = false;
+  sim::Time last_old_flush_ = 0;
+  std::coroutine_handle<> sleeper_;
+  sim::Timer wake_timer_;
+  // Write bandwidth (bdi_update_write_bandwidth), blocks/s.
+  std::int64_t written_ = 0;  // blocks whose writeback completed
+  std::int64_t bw_written_stamp_ = 0;
+  sim::Time bw_time_stamp_ = 0;
+  double write_bw_;
+};
+
+}  // namespace ckptsim::os
