@@ -1,7 +1,7 @@
 // models/os/dirty_throttle.cpp
 //
 // Writer throttling: balance_dirty_pages (mm/page-writeback.c), two
-// generations selected by os.throttle.
+// generations, one strategy class each, chosen by os.throttle.
 //
 // "io-less" (3.2+): below the freerun point F = (T + B) / 2 a writer runs
 // free and checks again after about sqrt(F - D) pages. Above it, it never
@@ -25,10 +25,10 @@
 // Left out: per-bdi shares of T and B (one device's share is all of it; with
 // a separate WAL device both compare global figures), the dirty_ratelimit
 // feedback loop, think-time credit beyond one period.
+#include "models/os/dirty_throttle.h"
+
 #include <algorithm>
 #include <cmath>
-
-#include "models/os/kernel.h"
 
 namespace ckptsim::os {
 
@@ -36,15 +36,61 @@ namespace {
 constexpr sim::Duration kMaxPause = 200 * sim::kMillisecond;  // MAX_PAUSE = HZ/5
 constexpr sim::Duration kJiffy = 4 * sim::kMillisecond;       // HZ = 250
 constexpr sim::Duration kDirtierWindow = 200 * sim::kMillisecond;
+
+class IoLessThrottle final : public DirtyThrottle {
+ public:
+  using DirtyThrottle::DirtyThrottle;
+  sim::Task<> balance(OsTask& task, DirtierState& ts) override;
+
+ private:
+  double update_dirty_limit(const DirtyLimits& limits);
+};
+
+class WriterWritebackThrottle final : public DirtyThrottle {
+ public:
+  WriterWritebackThrottle(sim::Simulator& sim, ThrottleHost& host, BdiWriteback& bdi,
+                          const std::vector<DirtierState>& dirtiers, sim::Bytes ram)
+      : DirtyThrottle(sim, host, bdi, dirtiers), ram_(ram) {}
+  sim::Task<> balance(OsTask& task, DirtierState& ts) override;
+
+ private:
+  std::int64_t ratelimit_pages() const;
+  sim::Bytes ram_;
+};
+
 }  // namespace
 
+int DirtyThrottle::recent_dirtiers() const {
+  int n = 0;
+  for (const DirtierState& other : dirtiers_) n += sim_.now() - other.last_dirtied <= kDirtierWindow;
+  return n;
+}
+
+sim::Task<> DirtyThrottle::sleep_throttled(sim::Duration pause) {
+  ++pauses_;
+  max_pause_ = std::max(max_pause_, pause);
+  paused_ += pause;
+  co_await sim_.sleep(pause);
+}
+
+std::unique_ptr<DirtyThrottle> make_dirty_throttle(Throttle kind, sim::Simulator& sim, ThrottleHost& host,
+                                                   BdiWriteback& bdi, const std::vector<DirtierState>& dirtiers,
+                                                   sim::Bytes ram) {
+  switch (kind) {
+    case Throttle::WriterWriteback: return std::make_unique<WriterWritebackThrottle>(sim, host, bdi, dirtiers, ram);
+    case Throttle::IoLess: break;
+  }
+  return std::make_unique<IoLessThrottle>(sim, host, bdi, dirtiers);
+}
+
 // ratelimit_pages (3.0): total / (ncpu x 32), clamped to [16, 1024]; 8 CPUs assumed.
-std::int64_t Kernel::ratelimit_pages() const {
-  return std::clamp<std::int64_t>(memory_.ram / kPageBytes / (8 * 32), 16, 1024);
+std::int64_t WriterWritebackThrottle::ratelimit_pages() const {
+  return std::clamp<std::int64_t>(ram_ / kPageBytes / (8 * 32), 16, 1024);
 }
 
 // The smoothed limit: follows T up at once, down by 1/32 of the gap per update.
-double Kernel::update_dirty_limit(BdiWriteback& bdi, const DirtyLimits& limits) {
+double IoLessThrottle::update_dirty_limit(const DirtyLimits& limits) {
+  BdiWriteback& bdi = bdi_;
   const auto thresh = static_cast<double>(limits.thresh);
   if (thresh >= bdi.dirty_limit) {
     bdi.dirty_limit = thresh;
@@ -54,21 +100,12 @@ double Kernel::update_dirty_limit(BdiWriteback& bdi, const DirtyLimits& limits) 
   return bdi.dirty_limit;
 }
 
-sim::Task<> Kernel::balance_dirty_pages_ratelimited(OsTask& task) {
-  BdiWriteback& bdi = *bdis_[0];
-  if (config_.throttle == Throttle::WriterWriteback) {
-    co_await balance_dirty_pages_writer(task, bdi);
-  } else {
-    co_await balance_dirty_pages_io_less(task, bdi);
-  }
-}
-
-sim::Task<> Kernel::balance_dirty_pages_io_less(OsTask& task, BdiWriteback& bdi) {
-  TaskState& ts = state(task);
+sim::Task<> IoLessThrottle::balance(OsTask& /*task*/, DirtierState& ts) {
+  BdiWriteback& bdi = bdi_;
   for (;;) {
-    const DirtyLimits limits = dirty_limits();
-    const double limit = update_dirty_limit(bdi, limits);
-    const auto dirty = static_cast<double>(dirty_pages() + writeback_pages());
+    const DirtyLimits limits = host_.dirty_limits();
+    const double limit = update_dirty_limit(limits);
+    const auto dirty = static_cast<double>(host_.dirty_pages() + host_.writeback_pages());
     const auto freerun = static_cast<double>(limits.freerun());
     if (dirty <= freerun) {
       // dirty_poll_interval: about sqrt of the headroom.
@@ -91,8 +128,7 @@ sim::Task<> Kernel::balance_dirty_pages_io_less(OsTask& task, BdiWriteback& bdi)
       pos_ratio *= std::max(0.25, (intercept - dirty) / (intercept - setpoint));
     }
     bdi.dirty_exceeded = dirty > static_cast<double>(limits.thresh);
-    int dirtiers = 0;
-    for (const TaskState& other : task_states_) dirtiers += sim_.now() - other.last_dirtied <= kDirtierWindow;
+    const int dirtiers = recent_dirtiers();
     const double base_rate = bw_pages / std::max(dirtiers, 1);
     const double task_rate = base_rate * pos_ratio;  // pages per second
     sim::Duration max_pause = static_cast<sim::Duration>(dirty / (8 * std::max(bw_pages, 1.0)) * sim::kSecond) + kJiffy;
@@ -111,10 +147,7 @@ sim::Task<> Kernel::balance_dirty_pages_io_less(OsTask& task, BdiWriteback& bdi)
       }
       pause = std::min(pause, max_pause);
     }
-    ++throttle_pauses_;
-    throttle_max_pause_ = std::max(throttle_max_pause_, pause);
-    throttle_time_ += pause;
-    co_await sim_.sleep(pause);
+    co_await sleep_throttled(pause);
     ts.dirty_paused_when = sim_.now();
     ts.nr_dirtied = 0;
     if (task_rate > 0) {
@@ -127,8 +160,8 @@ sim::Task<> Kernel::balance_dirty_pages_io_less(OsTask& task, BdiWriteback& bdi)
   }
 }
 
-sim::Task<> Kernel::balance_dirty_pages_writer(OsTask& task, BdiWriteback& bdi) {
-  TaskState& ts = state(task);
+sim::Task<> WriterWritebackThrottle::balance(OsTask& task, DirtierState& ts) {
+  BdiWriteback& bdi = bdi_;
   const std::int64_t ratelimit = ratelimit_pages();
   if (ts.nr_dirtied < (bdi.dirty_exceeded ? 8 : ratelimit)) {
     ts.nr_dirtied_pause = bdi.dirty_exceeded ? 8 : ratelimit;
@@ -140,12 +173,11 @@ sim::Task<> Kernel::balance_dirty_pages_writer(OsTask& task, BdiWriteback& bdi) 
   sim::Duration pause = kJiffy;
   std::int64_t written = 0;
   for (;;) {
-    const DirtyLimits limits = dirty_limits();
-    const std::int64_t dirty = dirty_pages() + writeback_pages();
+    const DirtyLimits limits = host_.dirty_limits();
+    const std::int64_t dirty = host_.dirty_pages() + host_.writeback_pages();
     // task_dirty_limit: a heavy dirtier's threshold is lowered by up to T/8,
     // by its share of recent dirtying (1 / number of dirtiers here).
-    int dirtiers = 0;
-    for (const TaskState& other : task_states_) dirtiers += sim_.now() - other.last_dirtied <= kDirtierWindow;
+    const int dirtiers = recent_dirtiers();
     const std::int64_t task_thresh = limits.thresh - limits.thresh / (8 * std::max(dirtiers, 1));
     if (dirty <= limits.freerun() || dirty <= task_thresh) {
       bdi.dirty_exceeded = false;
@@ -153,19 +185,16 @@ sim::Task<> Kernel::balance_dirty_pages_writer(OsTask& task, BdiWriteback& bdi) 
     }
     bdi.dirty_exceeded = true;
     ts.nr_dirtied_pause = 8;
-    if (dirty_pages() > task_thresh && written < write_chunk) {  // bdi_nr_reclaimable > task_bdi_thresh
+    if (host_.dirty_pages() > task_thresh && written < write_chunk) {  // bdi_nr_reclaimable > task_bdi_thresh
       // The writer writes back the oldest dirty inodes itself.
       written += kPagesPerBlock * co_await bdi.writeback_inodes((write_chunk - written) / kPagesPerBlock + 1, sim_.now(),
                                                               WbReason::Throttle, task.pid);
       if (written >= write_chunk) break;
     }
-    ++throttle_pauses_;
-    throttle_max_pause_ = std::max(throttle_max_pause_, pause);
-    throttle_time_ += pause;
-    co_await sim_.sleep(pause);
+    co_await sleep_throttled(pause);
     pause = std::min(2 * pause, 100 * sim::kMillisecond);
   }
-  if (over_bground_thresh() && !bdi.busy()) bdi.wake_background();
+  if (host_.over_bground_thresh() && !bdi.busy()) bdi.wake_background();
 }
 
 }  // namespace ckptsim::os

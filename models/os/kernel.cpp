@@ -47,6 +47,8 @@ Kernel::Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory
   }
   next_extent_[0] = kJournalSectors;
   for (auto& bdi : bdis_) sim_.spawn(bdi->flusher());
+  ThrottleHost& throttle_host = *this;
+  throttle_ = make_dirty_throttle(config_.throttle, sim_, throttle_host, *bdis_[0], task_states_, memory_.ram);
   last_stats_.resize(bdis_.size());
 }
 
@@ -290,12 +292,12 @@ sim::Task<> Kernel::write(OsTask& task, FileId file, std::int64_t block, std::in
   }
   in.sync_tid = running_tid_;  // mtime
   note_dirty_peak();
-  TaskState& ts = state(task);
+  DirtierState& ts = state(task);
   ts.nr_dirtied += newly_dirty * kPagesPerBlock;
   if (newly_dirty > 0) ts.last_dirtied = sim_.now();
   if (ts.nr_dirtied >= ts.nr_dirtied_pause) {
     const auto held = in_layer(&task, IoLayer::BalanceDirtyPages);
-    co_await balance_dirty_pages_ratelimited(task);
+    co_await throttle_->balance(task, ts);
   }
 }
 

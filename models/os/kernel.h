@@ -9,7 +9,7 @@
 //   kernel.cpp        files and layout, read (readahead) and write (dirtying)
 //   writeback.cpp     write_pages (write_cache_pages)
 //   bdi_writeback.*   per device: dirty-inode lists, the flusher (wb_writeback), bandwidth, its queue
-//   dirty_throttle.cpp balance_dirty_pages: IO-less (3.2+) and writer-writeback (3.0)
+//   dirty_throttle.* balance_dirty_pages, one strategy per generation: IO-less (3.2+), writer-writeback (3.0)
 //   fsync.cpp         fsync, fdatasync, sync_file_range, fadvise, the jbd2 commit
 //   kernel_metrics.cpp system.csv columns, summary, the page conservation check
 //   block_queue.*, elevator_*  the block layer
@@ -31,6 +31,7 @@
 #include "models/os/bdi_writeback.h"
 #include "models/os/block_queue.h"
 #include "models/os/dirty_limits.h"
+#include "models/os/dirty_throttle.h"
 #include "models/os/file_system.h"
 #include "models/os/kernel_report.h"
 #include "models/os/os_config.h"
@@ -55,7 +56,7 @@ inline bool extends(const Bio* bio, std::int64_t b, const BlockQueue& q) {
          bio->bytes / 512 + kSectorsPerBlock <= q.max_sectors();
 }
 
-class Kernel final : public FileSystem, private BioOwner, private WritebackHost {
+class Kernel final : public FileSystem, private BioOwner, private WritebackHost, private ThrottleHost {
  public:
   Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory, disk::Device& data_device,
          disk::Device* wal_device /* nullptr: WAL on the data device */, std::uint64_t seed);
@@ -85,9 +86,9 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost 
   bool check_accounting(std::string* why) const;
 
   // For tests and reports.
-  DirtyLimits dirty_limits() const;
-  std::int64_t dirty_pages() const { return cache_.dirty() * kPagesPerBlock; }
-  std::int64_t writeback_pages() const { return cache_.writeback() * kPagesPerBlock; }
+  DirtyLimits dirty_limits() const override;
+  std::int64_t dirty_pages() const override { return cache_.dirty() * kPagesPerBlock; }
+  std::int64_t writeback_pages() const override { return cache_.writeback() * kPagesPerBlock; }
   std::int64_t cached_pages() const { return cache_.cached() * kPagesPerBlock; }
   std::int64_t page_cache_capacity_pages() const { return cache_.capacity() * kPagesPerBlock; }
   // mincore(2) / fincore over blocks [block, block + count) of a file: how many are cached.
@@ -96,22 +97,14 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost 
     return wb_started_[static_cast<std::size_t>(reason)] * kPagesPerBlock;
   }
   std::int64_t peak_dirty_pages() const { return peak_dirty_ * kPagesPerBlock; }  // Dirty + Writeback
-  std::int64_t throttle_pauses() const { return throttle_pauses_; }
-  sim::Duration throttle_max_pause() const { return throttle_max_pause_; }
+  std::int64_t throttle_pauses() const { return throttle_->pauses(); }
+  sim::Duration throttle_max_pause() const { return throttle_->max_pause(); }
   BlockQueue& queue(Volume volume) { return bdis_[bdi_of(volume)]->queue(); }
   const BlockQueue& queue(Volume volume) const { return bdis_[bdi_of(volume)]->queue(); }
   bool wal_has_own_device() const { return bdis_.size() > 1; }
   double write_bandwidth_mb_s(Volume volume) const;
 
  private:
-  // Per-task kernel state (task_struct fields of dirty throttling).
-  struct TaskState {
-    std::int64_t nr_dirtied = 0;        // pages since the last balance_dirty_pages
-    std::int64_t nr_dirtied_pause = 32; // pages before the next check
-    sim::Time dirty_paused_when = 0;
-    sim::Time last_dirtied = -sim::kSecond;
-  };
-
   // A small synchronous write of the journal, with its own completion.
   struct JournalIo final : BioOwner {
     explicit JournalIo(sim::Simulator& sim) : done(sim) {}
@@ -121,7 +114,7 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost 
 
   int bdi_of(Volume volume) const { return volume == Volume::Wal && bdis_.size() > 1 ? 1 : 0; }
   Inode& inode(FileId file) { return cache_.inode(file); }
-  TaskState& state(const OsTask& task) { return task_states_[static_cast<std::size_t>(task.pid)]; }
+  DirtierState& state(const OsTask& task) { return task_states_[static_cast<std::size_t>(task.pid)]; }
   MemoryPages memory_pages() const;
   Bio& get_bio();
   void put_bio(Bio& bio);
@@ -150,11 +143,6 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost 
   bool over_bground_thresh() const override;
 
   // dirty_throttle.cpp
-  sim::Task<> balance_dirty_pages_ratelimited(OsTask& task);
-  sim::Task<> balance_dirty_pages_io_less(OsTask& task, BdiWriteback& bdi);
-  sim::Task<> balance_dirty_pages_writer(OsTask& task, BdiWriteback& bdi);
-  double update_dirty_limit(BdiWriteback& bdi, const DirtyLimits& limits);
-  std::int64_t ratelimit_pages() const;
 
   // fsync.cpp
   sim::Task<> sync_inode(OsTask& task, Inode& inode, bool datasync);
@@ -166,7 +154,8 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost 
   PageCache cache_;
   std::vector<std::unique_ptr<BdiWriteback>> bdis_;  // data device, then the WAL device if it has one
   std::deque<OsTask> tasks_;
-  std::vector<TaskState> task_states_;
+  std::vector<DirtierState> task_states_;
+  std::unique_ptr<DirtyThrottle> throttle_;  // balance_dirty_pages of this kernel generation
   std::array<sim::Bytes, 2> next_extent_ = {0, 0};  // per volume, in sectors
 
   std::vector<std::unique_ptr<Bio>> bio_store_;
@@ -188,9 +177,6 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost 
   std::int64_t wb_done_ = 0;
   std::int64_t read_hits_ = 0, read_misses_ = 0, readahead_blocks_ = 0;
   std::int64_t peak_dirty_ = 0;
-  std::int64_t throttle_pauses_ = 0;
-  sim::Duration throttle_max_pause_ = 0;
-  sim::Duration throttle_time_ = 0;
   std::int64_t fsyncs_ = 0;
   sim::Duration fsync_time_ = 0, fsync_max_ = 0;
   std::int64_t sync_file_ranges_ = 0;

@@ -65,9 +65,9 @@ KernelReport Kernel::report() const {
   r.read_hits = read_hits_;
   r.read_misses = read_misses_;
   r.readahead_blocks = readahead_blocks_;
-  r.throttle_pauses = throttle_pauses_;
-  r.throttle_seconds = sim::to_seconds(throttle_time_);
-  r.throttle_max_pause_ms = ms(throttle_max_pause_);
+  r.throttle_pauses = throttle_->pauses();
+  r.throttle_seconds = sim::to_seconds(throttle_->paused());
+  r.throttle_max_pause_ms = ms(throttle_->max_pause());
   r.fsyncs = fsyncs_;
   r.fsync_mean_ms = fsyncs_ > 0 ? ms(fsync_time_) / static_cast<double>(fsyncs_) : 0.0;
   r.fsync_max_ms = ms(fsync_max_);
