@@ -120,3 +120,36 @@ TEST_CASE("the user's key order is kept when reading a section") {
   CHECK(errors[0].starts_with("/postgres/zz_one:"));
   CHECK(errors[1].starts_with("/postgres/aa_two:"));
 }
+
+TEST_CASE("a behaviour switch is read into its enum and written back under the same name") {
+  const Plan plan = load({{"os", {{"scheduler", "deadline"}, {"throttle", "writer-writeback"}, {"block_layer", "legacy"}}},
+                          {"pgbench", {{"builtin", "simple-update"}, {"protocol", "prepared"}}}});
+  REQUIRE(plan.points.size() == 1);
+  const Scenario& s = plan.points[0].scenario;
+  CHECK(s.os.scheduler == os::Scheduler::Deadline);
+  CHECK(s.os.throttle == os::Throttle::WriterWriteback);
+  CHECK(s.os.block_layer == os::BlockLayer::Legacy);
+  CHECK(s.pgbench.builtin == pgbench::Builtin::SimpleUpdate);
+  CHECK(s.pgbench.protocol == pgbench::Protocol::Prepared);
+  CHECK(s.resolved["os"]["scheduler"] == "deadline");
+  CHECK(s.resolved["os"]["throttle"] == "writer-writeback");
+  CHECK(s.resolved["pgbench"]["protocol"] == "prepared");
+  // Every name of every table maps to a distinct value and back to itself.
+  const auto round_trips = [](const auto& names) {
+    for (const auto& [text, value] : names) {
+      CAPTURE(std::string(text));
+      CHECK(sim::enum_from_name(names, text) == value);
+      CHECK(sim::enum_name(names, value) == text);
+    }
+  };
+  round_trips(os::kThrottleNames);
+  round_trips(os::kWritebackChunkNames);
+  round_trips(os::kSyncModeNames);
+  round_trips(os::kBlockLayerNames);
+  round_trips(os::kSchedulerNames);
+  round_trips(disk::kKindNames);
+  round_trips(disk::kInterfaceNames);
+  round_trips(pgbench::kBuiltinNames);
+  round_trips(pgbench::kProtocolNames);
+  CHECK_FALSE(sim::enum_from_name(os::kSchedulerNames, "cfx").has_value());
+}
