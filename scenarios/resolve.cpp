@@ -79,6 +79,28 @@ void check_threads(const Layers& layers, const std::string& section, const pgben
   }
 }
 
+// A -T run shorter than one -P interval would report nothing.
+void check_duration_covers_progress(const Layers& layers, const pgbench::PgbenchConfig& load, Errors& errors) {
+  if (load.transactions > 0 || load.duration >= load.progress) return;
+  errors.add(layers.origins("pgbench").of("duration"),
+             format_duration(load.duration) + " is shorter than one progress interval (" +
+                 format_duration(load.progress) + "): the run would report nothing");
+}
+
+// The kernel's page cache is what RAM leaves after shared memory and the
+// rest of the system: below a few tens of MB every write stalls on reclaim
+// and dirty limits of almost nothing, and the run does no work.
+constexpr sim::Bytes kMinPageCache = 64 * sim::kMiB;
+void check_page_cache_room(const Layers& layers, const Scenario& s, Errors& errors) {
+  const sim::Bytes room = s.hardware.ram - s.postgres.shared_buffers - s.os.reserved_memory;
+  if (room >= kMinPageCache) return;
+  errors.add(layers.origins("hardware").of("ram"),
+             format_bytes(s.hardware.ram) + " leaves " + (room > 0 ? format_bytes(room) : std::string("nothing")) +
+                 " for the page cache after shared_buffers (" + format_bytes(s.postgres.shared_buffers) +
+                 ") and os.reserved_memory (" + format_bytes(s.os.reserved_memory) + "); at least " +
+                 format_bytes(kMinPageCache) + " is needed");
+}
+
 }  // namespace
 
 const json* PresetFiles::load(const std::string& kind, const std::string& name, Errors& errors) {
@@ -141,7 +163,9 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
   }
   const bool hardware_ok = errors.size() == before_hardware;
 
+  const std::size_t before_os = errors.size();
   schemas.os.parse(layers.section("os"), layers.origins("os"), s.os, errors);
+  const bool os_ok = errors.size() == before_os;
 
   const std::size_t before_postgres = errors.size();
   schemas.postgres.parse(layers.section("postgres"), layers.origins("postgres"), s.postgres, errors);
@@ -149,6 +173,8 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
     errors.add(layers.origins("postgres").of("shared_buffers"),
                format_bytes(s.postgres.shared_buffers) + " does not fit in hardware.ram (" +
                    format_bytes(s.hardware.ram) + ")");
+  } else if (hardware_ok && os_ok && errors.size() == before_postgres) {
+    check_page_cache_room(layers, s, errors);
   }
 
   const std::size_t before_pgbench = errors.size();
@@ -156,6 +182,7 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
   if (errors.size() == before_pgbench) {
     check_run_length(layers, "pgbench", s.pgbench, errors);
     check_threads(layers, "pgbench", s.pgbench, errors);
+    check_duration_covers_progress(layers, s.pgbench, errors);
   }
   // The warmup's checks would repeat the run's errors: only on a clean run.
   const bool pgbench_ok = errors.size() == before_pgbench;

@@ -18,7 +18,8 @@ void describe_pgbench(Schema<pgbench::PgbenchConfig>& s, bool with_scale) {
       .integer("threads", &PgbenchConfig::threads, 1, 10000)
       .duration("duration", &PgbenchConfig::duration, kSecond, 0)
       .integer("transactions", &PgbenchConfig::transactions, 0)
-      .real("rate", &PgbenchConfig::rate, 0)
+      // -R: up to 10 million tps, far beyond any server, so that the schedule's gaps stay whole nanoseconds.
+      .real("rate", &PgbenchConfig::rate, 0, 1e7)
       .duration("latency_limit", &PgbenchConfig::latency_limit, kMillisecond, 0)
       .duration("progress", &PgbenchConfig::progress, kSecond, kMillisecond, kHour)
       .choice("protocol", &PgbenchConfig::protocol, pgbench::kProtocolNames)

@@ -69,3 +69,24 @@ TEST_CASE("shared_buffers must fit in the machine's RAM") {
         std::vector<std::string>{"/postgres/shared_buffers: 32GB does not fit in hardware.ram (16GB)"});
   CHECK(errors_of({{"hardware", {{"ram", "16GB"}}}, {"postgres", {{"shared_buffers", "4GB"}}}}).empty());
 }
+
+TEST_CASE("a scenario that would run but do nothing useful is an error that says why") {
+  // RAM that leaves no page cache: the run would do 0 transactions.
+  CHECK(errors_of({{"hardware", {{"ram", "512MB"}}}, {"postgres", {{"shared_buffers", "128MB"}}}}) ==
+        std::vector<std::string>{"/hardware/ram: 512MB leaves nothing for the page cache after shared_buffers (128MB) "
+                                 "and os.reserved_memory (512MB); at least 64MB is needed"});
+  CHECK(errors_of({{"hardware", {{"ram", "1GB"}}}, {"postgres", {{"shared_buffers", "128MB"}}}}).empty());
+  // A measured run shorter than one progress interval would report nothing.
+  CHECK(errors_of({{"pgbench", {{"duration", 0}}}}) ==
+        std::vector<std::string>{"/pgbench/duration: 0 is shorter than one progress interval (1s): "
+                                 "the run would report nothing"});
+  CHECK(errors_of({{"pgbench", {{"duration", "2s"}, {"progress", "5s"}}}}).size() == 1);
+  CHECK(errors_of({{"pgbench", {{"transactions", 10}, {"progress", "5s"}}}}).empty());  // -t: no duration
+}
+
+TEST_CASE("-R is bounded so that the schedule's gaps stay whole nanoseconds (a rate of 2e9 used to hang)") {
+  CHECK(errors_of({{"pgbench", {{"rate", 2e9}, {"latency_limit", "1ms"}}}}) ==
+        std::vector<std::string>{"/pgbench/rate: 2000000000.0 is out of range (0..10000000)"});
+  CHECK(errors_of({{"pgbench", {{"rate", 1e20}}}}).size() == 1);
+  CHECK(errors_of({{"pgbench", {{"rate", 1e7}}}}).empty());
+}
