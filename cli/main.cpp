@@ -1,5 +1,9 @@
 // ckptsim: the command line. run / check / analyze / presets / devbench / compare-pg.
+#include <algorithm>
+#include <cmath>
+#include <exception>
 #include <iostream>
+#include <string>
 #include <thread>
 
 #include <CLI/CLI.hpp>
@@ -7,6 +11,44 @@
 #include "cli/commands.h"
 #include "cli/compare_pg.h"
 #include "cli/devbench.h"
+
+namespace {
+
+// Command-line values, validated with messages a user can read (CLI11's own
+// ranges print the limits of double).
+const CLI::Validator kCountAtLeastOne(
+    [](std::string& text) -> std::string {
+      std::size_t used = 0;
+      try {
+        const long long n = std::stoll(text, &used);
+        if (used == text.size() && n >= 1 && n <= 4096) return "";
+      } catch (const std::exception&) {
+      }
+      return "expected a whole number from 1 to 4096, not \"" + text + "\"";
+    },
+    "1..4096");
+const CLI::Validator kTpsThreshold(
+    [](std::string& text) -> std::string {
+      std::size_t used = 0;
+      try {
+        const double v = std::stod(text, &used);
+        if (used == text.size() && std::isfinite(v) && v >= 0) return "";
+      } catch (const std::exception&) {
+      }
+      return "expected a number of tps of at least 0, not \"" + text + "\"";
+    },
+    "TPS >= 0");
+// As the scenario's "seed": a whole number from 0 to 2^64 - 1, nothing wrapped.
+const CLI::Validator kSeed(
+    [](std::string& text) -> std::string {
+      const bool digits = !text.empty() && text.size() <= 20 &&
+                          text.find_first_not_of("0123456789") == std::string::npos;
+      if (digits && (text.size() < 20 || text <= "18446744073709551615")) return "";
+      return "expected a whole number from 0 to 18446744073709551615, not \"" + text + "\"";
+    },
+    "SEED");
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace ckptsim::cli;
@@ -21,10 +63,10 @@ int main(int argc, char** argv) {
       ->take_all()
       ->allow_extra_args(false);
   run_cmd->add_option("--jobs,-j", run.jobs, "Grid points run in parallel (default: all cores)")
-      ->check(CLI::PositiveNumber);
-  run_cmd->add_option("--seed", run.seed, "Override the scenario's seed");
+      ->check(kCountAtLeastOne);
+  run_cmd->add_option("--seed", run.seed, "Override the scenario's seed")->check(kSeed);
   run_cmd->add_option("--threshold", run.threshold, "tps below which an interval counts as a stall")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kTpsThreshold);
   run_cmd->add_flag("--quiet,-q", run.quiet, "Print nothing but errors");
 
   CheckArgs check;
@@ -36,7 +78,7 @@ int main(int argc, char** argv) {
   auto* analyze_cmd = app.add_subcommand("analyze", "Stability figures of a per-interval tps series (progress.csv)");
   analyze_cmd->add_option("progress", analyze.progress, "progress.csv (columns time_s and tps)")->required();
   analyze_cmd->add_option("--threshold", analyze.threshold, "tps below which an interval counts as a stall")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kTpsThreshold);
   analyze_cmd->add_flag("--json", analyze.json, "Print the figures as JSON");
 
   auto* presets_cmd = app.add_subcommand("presets", "List the shipped presets, one line each");
@@ -52,10 +94,23 @@ int main(int argc, char** argv) {
       "compare-pg", "Run the cases recorded from a real PostgreSQL 15 (scripts/validate-pg) and compare the counters");
   compare_cmd->add_option("recorded", recorded, "JSON written by scripts/validate-pg")->required();
 
+  // A first word that is no command: name it and the commands, rather than CLI11's "a subcommand is required".
+  const auto commands = app.get_subcommands({});
+  const auto is_command = [&](const std::string& word) {
+    return std::any_of(commands.begin(), commands.end(), [&](const CLI::App* sub) { return sub->get_name() == word; });
+  };
+  if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
+    std::string names;
+    for (const CLI::App* sub : commands) names += (names.empty() ? "" : ", ") + sub->get_name();
+    std::cerr << "error: unknown command \"" << argv[1] << "\" (expected one of " << names << ")\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version exit 0; every command-line error exits 2, as bad input does.
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
   }
   if (run.jobs <= 0) run.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 

@@ -82,6 +82,30 @@ TEST_CASE("a bad scenario runs nothing: errors name the JSON path and the exit c
   CHECK_FALSE(fs::exists(tmp / "out"));
 }
 
+TEST_CASE("every command-line error exits 2 with a readable message, and runs nothing") {
+  TempDir tmp("cli-args");
+  const std::string out = " --out " + (tmp / "out").string();
+  const struct {
+    std::string args, message;
+  } cases[] = {
+      {"run --jobs 0" + out, "--jobs: expected a whole number from 1 to 4096, not \"0\""},
+      {"run --threshold -1" + out, "--threshold: expected a number of tps of at least 0, not \"-1\""},
+      {"run --seed -1" + out, "--seed: expected a whole number from 0 to 18446744073709551615, not \"-1\""},
+      {"run --seed 18446744073709551616" + out, "not \"18446744073709551616\""},
+      {"frobnicate", "unknown command \"frobnicate\" (expected one of run, check, analyze, presets, devbench, compare-pg)"},
+      {"check s.json extra", "The following argument was not expected: extra"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.args);
+    const auto r = run_ckptsim(c.args, tmp);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(c.message) != std::string::npos);
+    CHECK(r.err.size() < 300);  // no 300-digit range
+  }
+  CHECK_FALSE(fs::exists(tmp / "out"));
+  CHECK(run_ckptsim("--help", tmp).exit_code == 0);
+}
+
 TEST_CASE("check prints the resolved settings with presets applied and units normalised") {
   TempDir tmp("cli-check");
   write_text(tmp / "s.json", R"({"postgres": {"version": "9.6", "shared_buffers": 262144}})");
