@@ -1,5 +1,9 @@
 // ckptsim: the command line. run / check / analyze / presets / devbench / compare-pg.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <exception>
 #include <iostream>
@@ -50,8 +54,22 @@ const CLI::Validator kSeed(
 
 }  // namespace
 
+// A closed stdin, stdout or stderr (`ckptsim run S >&-`) gets /dev/null, so
+// that no output file is opened as descriptor 1 and receives the progress lines.
+static void reserve_standard_descriptors() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int null = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+    if (null >= 0 && null != fd) {
+      ::dup2(null, fd);
+      ::close(null);
+    }
+  }
+}
+
 int main(int argc, char** argv) {
   using namespace ckptsim::cli;
+  reserve_standard_descriptors();
   CLI::App app{"ckptsim: a discrete-event simulator of PostgreSQL's write path under a pgbench load"};
   app.require_subcommand(1);
 
@@ -114,11 +132,18 @@ int main(int argc, char** argv) {
   }
   if (run.jobs <= 0) run.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
-  if (run_cmd->parsed()) return command_run(run);
-  if (check_cmd->parsed()) return command_check(check);
-  if (analyze_cmd->parsed()) return command_analyze(analyze);
-  if (presets_cmd->parsed()) return command_presets();
-  if (devbench_cmd->parsed()) return command_devbench(device_preset, devbench_json);
-  if (compare_cmd->parsed()) return command_compare_pg(recorded);
-  return 2;
+  int rc = 2;
+  if (run_cmd->parsed()) rc = command_run(run);
+  if (check_cmd->parsed()) rc = command_check(check);
+  if (analyze_cmd->parsed()) rc = command_analyze(analyze);
+  if (presets_cmd->parsed()) rc = command_presets();
+  if (devbench_cmd->parsed()) rc = command_devbench(device_preset, devbench_json);
+  if (compare_cmd->parsed()) rc = command_compare_pg(recorded);
+  // What stdout could not take (a full disk, a closed pipe) is an error, not a success.
+  std::cout.flush();
+  if (!std::cout) {
+    std::cerr << "error: writing to standard output failed\n";
+    return rc == 0 ? 1 : rc;
+  }
+  return rc;
 }

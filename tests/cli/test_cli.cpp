@@ -106,6 +106,25 @@ TEST_CASE("every command-line error exits 2 with a readable message, and runs no
   CHECK(run_ckptsim("--help", tmp).exit_code == 0);
 }
 
+TEST_CASE("a write error on stdout is an error; a closed stdout lets no output file take its place") {
+  TempDir tmp("cli-stdout");
+  const std::string bin = CKPTSIM_BINARY, err = (tmp / "err.txt").string();
+  // /dev/full: ENOSPC on flush.
+  int status = std::system((bin + " presets >/dev/full 2>" + err).c_str());
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 1);
+  CHECK(slurp(err).find("error: writing to standard output failed") != std::string::npos);
+  // stdout closed: postgres.log must not be opened as descriptor 1 and receive the -P lines.
+  write_text(tmp / "s.json", R"({"hardware": {"ram": "2GB", "device": "nvme"}, "postgres": {"version": "15",
+    "shared_buffers": "128MB", "log_checkpoints": true}, "pgbench": {"scale": 2, "duration": "5s"}, "seed": 1})");
+  status = std::system((bin + " run " + (tmp / "s.json").string() + " --out " + (tmp / "out").string() + " >&- 2>" + err)
+                           .c_str());
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(slurp(tmp / "out" / "postgres.log").find("progress:") == std::string::npos);
+  CHECK(fs::exists(tmp / "out" / "progress.csv"));
+}
+
 TEST_CASE("check prints the resolved settings with presets applied and units normalised") {
   TempDir tmp("cli-check");
   write_text(tmp / "s.json", R"({"postgres": {"version": "9.6", "shared_buffers": 262144}})");
