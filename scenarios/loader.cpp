@@ -67,16 +67,19 @@ void lay_preset_list(const json& list, const fs::path& base_dir, Layers& layers,
     const bool is_path = name.size() > 5 && name.ends_with(".json");
     const fs::path file = is_path ? base_dir / name : presets_dir / (name + ".json");
     const std::string label = is_path ? name : "presets/" + name + ".json";
+    // A preset by name is one of the shipped ones, never a path out of the presets folder.
+    std::vector<std::string> available;
+    for (const PresetInfo& info : list_presets()) {
+      if (info.kind != "device") available.push_back(info.kind + "/" + info.name);
+    }
+    const bool shipped = std::find(available.begin(), available.end(), name) != available.end();
     std::error_code ec;
-    if (!fs::is_regular_file(file, ec)) {
+    if (is_path ? !fs::is_regular_file(file, ec) : !shipped) {
       if (is_path) {
         errors.add(where, "no file " + file.string());
       } else {
-        std::vector<std::string> available;
-        for (const PresetInfo& info : list_presets()) {
-          if (info.kind != "device") available.push_back(info.kind + "/" + info.name);
-        }
-        errors.add(where, "unknown preset \"" + name + "\" (available: " + joined(available, ", ") + ")");
+        errors.add(where, "unknown preset \"" + (name.size() > 80 ? name.substr(0, 80) + "..." : name) +
+                              "\" (available: " + joined(available, ", ") + ")");
       }
       continue;
     }

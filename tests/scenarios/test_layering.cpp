@@ -194,3 +194,12 @@ TEST_CASE("a scenario file loads relative presets from its own folder") {
   CHECK(plan.points.at(0).scenario.hardware.cpus == 2);
   CHECK(plan.points.at(0).scenario.pgbench.clients == 2);
 }
+
+TEST_CASE("a preset by name is a shipped one: a name cannot climb out of the presets folder") {
+  const auto errors = errors_of({{"preset", {"../../../../../../etc/hostname"}}});
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].rfind("/preset/0: unknown preset \"../../../../../../etc/hostname\" (available: box/e1-host", 0) == 0);
+  // os/linux-3.2 is shipped: found; the same file reached through a detour is not.
+  CHECK(errors_of({{"preset", {"os/linux-3.2"}}}).empty());
+  CHECK(errors_of({{"preset", {"box/../os/linux-3.2"}}}).size() == 1);
+}
