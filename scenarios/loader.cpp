@@ -8,6 +8,7 @@
 #include <set>
 
 #include "scenarios/layers.h"
+#include "scenarios/presets.h"
 #include "scenarios/resolve.h"
 #include "scenarios/scenario.h"
 #include "scenarios/settings.h"
@@ -106,6 +107,10 @@ void lay_sets(const std::vector<std::string>& sets, const Schemas& schemas, Laye
     const std::string where = "--set " + path;
     const auto setting = split_setting_path(path, where, schemas, errors);
     if (!setting) continue;
+    if (json_too_deep(text)) {
+      errors.add(where, "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+      continue;
+    }
     json value = json::parse(text, nullptr, false);
     if (value.is_discarded()) value = text;
     layers.set(setting->first, setting->second, value, where);

@@ -105,7 +105,46 @@ std::vector<std::string> preset_names(const std::string& kind) {
   return names;
 }
 
+std::optional<std::size_t> json_too_deep(const std::string& text) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) return i;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<json> parse_json_text(const std::string& text, const std::string& label, Errors& errors) {
+  // Deep nesting would overflow the stack of the recursive copy and dump that follow parsing.
+  if (const auto at = json_too_deep(text)) {
+    std::size_t line = 1, column = 0;
+    for (std::size_t i = 0; i < *at; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 0;
+      } else {
+        ++column;
+      }
+    }
+    errors.add(label, "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels at line " +
+                          std::to_string(line) + ", column " + std::to_string(column + 1));
+    return std::nullopt;
+  }
   try {
     return json::parse(text);
   } catch (const json::parse_error& e) {

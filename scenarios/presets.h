@@ -40,6 +40,10 @@ std::optional<json> read_json_file(const std::filesystem::path& file, const std:
                                    Errors& errors);
 
 // A JSON text parsed, with errors reported under `label` as above.
+// Arrays and objects nested deeper than this are refused before parsing (a scenario needs 4).
+inline constexpr int kMaxJsonDepth = 32;
+// The byte offset where `text` first nests deeper than kMaxJsonDepth, outside strings.
+std::optional<std::size_t> json_too_deep(const std::string& text);
 std::optional<json> parse_json_text(const std::string& text, const std::string& label, Errors& errors);
 
 }  // namespace ckptsim::scenarios

@@ -4,6 +4,12 @@
 // either a duration or a transaction count, the warmup's inheritance from
 // the measured run, shared_buffers within RAM.
 #include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
 
 #include "scenario_files.h"
 
@@ -89,4 +95,40 @@ TEST_CASE("-R is bounded so that the schedule's gaps stay whole nanoseconds (a r
         std::vector<std::string>{"/pgbench/rate: 2000000000.0 is out of range (0..10000000)"});
   CHECK(errors_of({{"pgbench", {{"rate", 1e20}}}}).size() == 1);
   CHECK(errors_of({{"pgbench", {{"rate", 1e7}}}}).empty());
+}
+
+TEST_CASE("JSON nested deeper than 32 levels is refused before parsing (10^5 levels used to overflow the stack)") {
+  const auto file = std::filesystem::temp_directory_path() / ("ckptsim-deep-" + std::to_string(::getpid()) + ".json");
+  const auto errors_of_file = [&](const std::string& text) -> std::vector<std::string> {
+    std::ofstream(file) << text;
+    testing::use_source_presets();
+    try {
+      load_plan(file);
+    } catch (const ScenarioError& e) {
+      return e.messages;
+    }
+    return {};
+  };
+  const std::string arrays = std::string(100000, '[') + std::string(100000, ']');
+  auto errors = errors_of_file(arrays);
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0] == file.string() + ": nested deeper than 32 levels at line 1, column 33");
+  std::string objects = "{\"postgres\":";
+  for (int i = 0; i < 100000; ++i) objects += "{\"a\":";
+  objects += '1';
+  objects.append(100001, '}');
+  errors = errors_of_file(objects);
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].find("nested deeper than 32 levels") != std::string::npos);
+  CHECK(errors[0].size() < 200);  // the message does not echo the input
+  // Brackets inside strings do not count; a --set value is checked too.
+  std::string quoted = R"({"seed": 1, "description": ")";
+  quoted.append(100, '[');
+  quoted += R"("})";
+  CHECK(errors_of_file(quoted).empty());
+  LoadOptions deep_set;
+  deep_set.sets = {"postgres.shared_buffers=" + std::string(40, '[') + std::string(40, ']')};
+  CHECK(errors_of(json::object(), deep_set) ==
+        std::vector<std::string>{"--set postgres.shared_buffers: nested deeper than 32 levels"});
+  std::filesystem::remove(file);
 }
