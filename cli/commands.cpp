@@ -32,7 +32,7 @@ std::optional<scenarios::Plan> load(const std::string& file, const scenarios::Lo
 }  // namespace
 
 int command_run(const RunArgs& args) {
-  const auto plan = load(args.scenario, {.sets = args.sets, .seed = args.seed});
+  const auto plan = load(args.scenario, {.sets = args.sets, .seed = args.seed, .max_points = args.max_points});
   if (!plan) return 2;
   std::filesystem::path out = args.out;
   if (out.empty()) {
@@ -48,7 +48,7 @@ int command_run(const RunArgs& args) {
 }
 
 int command_check(const CheckArgs& args) {
-  const auto plan = load(args.scenario, {.sets = args.sets, .seed = std::nullopt});
+  const auto plan = load(args.scenario, {.sets = args.sets, .seed = std::nullopt, .max_points = args.max_points});
   if (!plan) return 2;
   if (!plan->is_grid()) {
     std::cout << plan->points.front().scenario.resolved.dump(2) << '\n';

@@ -19,11 +19,13 @@ struct RunArgs {
   std::optional<std::uint64_t> seed;
   double threshold = 10.0;
   bool quiet = false;
+  std::uint64_t max_points = 10000;  // a larger grid is refused
 };
 
 struct CheckArgs {
   std::string scenario;
   std::vector<std::string> sets;
+  std::uint64_t max_points = 10000;
 };
 
 struct AnalyzeArgs {

@@ -42,15 +42,15 @@ const CLI::Validator kTpsThreshold(
       return "expected a number of tps of at least 0, not \"" + text + "\"";
     },
     "TPS >= 0");
-// As the scenario's "seed": a whole number from 0 to 2^64 - 1, nothing wrapped.
-const CLI::Validator kSeed(
+// --seed (as the scenario's "seed"), --max-points: a whole number from 0 to 2^64 - 1, nothing wrapped.
+const CLI::Validator kUnsigned64(
     [](std::string& text) -> std::string {
       const bool digits = !text.empty() && text.size() <= 20 &&
                           text.find_first_not_of("0123456789") == std::string::npos;
       if (digits && (text.size() < 20 || text <= "18446744073709551615")) return "";
       return "expected a whole number from 0 to 18446744073709551615, not \"" + text + "\"";
     },
-    "SEED");
+    "UINT64");
 
 }  // namespace
 
@@ -82,15 +82,17 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   run_cmd->add_option("--jobs,-j", run.jobs, "Grid points run in parallel (default: all cores)")
       ->check(kCountAtLeastOne);
-  run_cmd->add_option("--seed", run.seed, "Override the scenario's seed")->check(kSeed);
+  run_cmd->add_option("--seed", run.seed, "Override the scenario's seed")->check(kUnsigned64);
   run_cmd->add_option("--threshold", run.threshold, "tps below which an interval counts as a stall")
       ->check(kTpsThreshold);
+  run_cmd->add_option("--max-points", run.max_points, "Largest grid accepted (default 10000)")->check(kUnsigned64);
   run_cmd->add_flag("--quiet,-q", run.quiet, "Print nothing but errors");
 
   CheckArgs check;
   auto* check_cmd = app.add_subcommand("check", "Validate a scenario and print its fully resolved settings");
   check_cmd->add_option("scenario", check.scenario, "Scenario JSON file")->required();
   check_cmd->add_option("--set", check.sets, "Override a setting, as for run");
+  check_cmd->add_option("--max-points", check.max_points, "Largest grid accepted (default 10000)")->check(kUnsigned64);
 
   AnalyzeArgs analyze;
   auto* analyze_cmd = app.add_subcommand("analyze", "Stability figures of a per-interval tps series (progress.csv)");

@@ -189,6 +189,16 @@ Plan load_plan(const json& doc, const fs::path& base_dir, const LoadOptions& opt
                                                           : std::vector<GridAxis>{};
   Plan plan;
   for (const GridAxis& axis : axes) plan.grid_paths.push_back(axis.path);
+  // Refuse a grid too large to hold before building it (each point resolves a whole scenario).
+  std::uint64_t points = 1;
+  bool overflow = false;
+  for (const GridAxis& axis : axes) overflow |= __builtin_mul_overflow(points, axis.values.size(), &points);
+  if (overflow || points > options.max_points) {
+    errors.add("/grid", (overflow ? std::string("more than 2^64") : std::to_string(points)) +
+                            " points is more than --max-points (" + std::to_string(options.max_points) +
+                            "); pass a larger --max-points to run it");
+    throw ScenarioError(errors.messages());
+  }
 
   // Odometer over the axes, the last one turning fastest.
   PresetFiles presets(project_home() / "scenarios" / "presets");

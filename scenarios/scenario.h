@@ -75,6 +75,7 @@ struct Plan {
 struct LoadOptions {
   std::vector<std::string> sets;       // "postgres.shared_buffers=2GB"
   std::optional<std::uint64_t> seed;   // overrides the scenario's
+  std::uint64_t max_points = 10000;    // a larger grid is refused (--max-points lifts it)
 };
 
 class ScenarioError : public std::runtime_error {

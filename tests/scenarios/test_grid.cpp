@@ -120,3 +120,19 @@ TEST_CASE("grid paths must name known settings and hold non-empty lists") {
   CHECK(errors_of({{"grid", {{"warmup.scale", {10}}}}}) ==
         std::vector<std::string>{"/grid/warmup.scale: the warmup uses the measured run's scale (set pgbench.scale)"});
 }
+
+TEST_CASE("a grid larger than max_points is refused before it is built, naming the flag that lifts it") {
+  json values = json::array();
+  for (int i = 0; i < 1000; ++i) values.push_back(i);
+  const json huge = {{"grid", {{"postgres.bgwriter_lru_maxpages", values}, {"postgres.commit_siblings", values}}}};
+  CHECK(errors_of(huge) == std::vector<std::string>{"/grid: 1000000 points is more than --max-points (10000); "
+                                                    "pass a larger --max-points to run it"});
+  const json two_by_two = {{"grid", {{"postgres.checkpoint_sorting", {false, true}},
+                                     {"postgres.checkpoint_flush_after", {0, "256kB"}}}}};
+  LoadOptions three;
+  three.max_points = 3;
+  CHECK(errors_of(two_by_two, three).size() == 1);
+  LoadOptions four;
+  four.max_points = 4;
+  CHECK(load(two_by_two, four).points.size() == 4);
+}
