@@ -136,6 +136,18 @@ std::vector<GridAxis> read_grid(const json& grid, const Schemas& schemas, Errors
       continue;
     }
     if (!setting) continue;
+    // The same value twice would run the same point twice, into one folder.
+    bool repeated = false;
+    for (std::size_t i = 1; i < values.size() && !repeated; ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if (values[i] == values[j]) {
+          errors.add(where + "/" + std::to_string(i), values[i].dump() + " repeats " + where + "/" + std::to_string(j));
+          repeated = true;
+          break;
+        }
+      }
+    }
+    if (repeated) continue;
     axes.push_back({path, setting->first, setting->second, {values.begin(), values.end()}});
   }
   return axes;
@@ -154,6 +166,8 @@ std::optional<std::uint64_t> read_seed(const json& value, Errors& errors) {
   }
   return static_cast<std::uint64_t>(*seed);
 }
+
+constexpr std::size_t kMaxPointName = 255;  // NAME_MAX: a point names a folder
 
 }  // namespace
 
@@ -212,6 +226,12 @@ Plan load_plan(const json& doc, const fs::path& base_dir, const LoadOptions& opt
       point.values.emplace_back(axes[i].path, value);
     }
     point.name = point_name(point.values);
+    if (point.name.size() > kMaxPointName) {
+      errors.add("/grid", "the point folder name \"" + point.name.substr(0, 60) + "...\" is " +
+                              std::to_string(point.name.size()) + " bytes, more than a file name can hold (" +
+                              std::to_string(kMaxPointName) + ")");
+      throw ScenarioError(errors.messages());
+    }
     point.scenario = resolve(std::move(layers), schemas, presets, errors);
     point.scenario.seed = seed;
     point.scenario.resolved["seed"] = seed;

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <system_error>
 
@@ -145,8 +146,43 @@ std::optional<json> parse_json_text(const std::string& text, const std::string& 
                           std::to_string(line) + ", column " + std::to_string(column + 1));
     return std::nullopt;
   }
+  // A key given twice in one object would silently keep the last: name the first repeat.
+  struct Level {
+    bool object = false;
+    std::set<std::string> keys;
+    std::string key;  // the member being read
+  };
+  std::vector<Level> levels;
+  std::string duplicate;
+  const json::parser_callback_t find_duplicates = [&](int, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start: levels.push_back({true, {}, {}}); break;
+      case json::parse_event_t::array_start: levels.push_back({false, {}, {}}); break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        if (!levels.empty()) levels.pop_back();
+        break;
+      case json::parse_event_t::key:
+        if (!levels.empty() && levels.back().object) {
+          levels.back().key = parsed.get<std::string>();
+          if (!levels.back().keys.insert(levels.back().key).second && duplicate.empty()) {
+            for (const Level& level : levels) {
+              if (level.object) duplicate += "/" + level.key;
+            }
+          }
+        }
+        break;
+      case json::parse_event_t::value: break;
+    }
+    return true;
+  };
   try {
-    return json::parse(text);
+    json doc = json::parse(text, find_duplicates);
+    if (!duplicate.empty()) {
+      errors.add(label, "the key " + duplicate + " is given twice (JSON would keep only the last)");
+      return std::nullopt;
+    }
+    return doc;
   } catch (const json::parse_error& e) {
     // nlohmann reports a byte offset; count lines and columns ourselves.
     std::size_t line = 1;

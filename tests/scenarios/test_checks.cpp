@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "scenario_files.h"
+#include "scenarios/presets.h"
 
 using namespace ckptsim;
 using namespace ckptsim::scenarios;
@@ -131,4 +132,22 @@ TEST_CASE("JSON nested deeper than 32 levels is refused before parsing (10^5 lev
   CHECK(errors_of(json::object(), deep_set) ==
         std::vector<std::string>{"--set postgres.shared_buffers: nested deeper than 32 levels"});
   std::filesystem::remove(file);
+}
+
+TEST_CASE("a key given twice, a grid value given twice, a point name too long for a folder are errors") {
+  Errors errors;
+  CHECK_FALSE(parse_json_text(R"({"postgres": {"shared_buffers": "1GB", "shared_buffers": "2GB"}})", "s.json", errors));
+  CHECK(errors.messages() ==
+        std::vector<std::string>{"s.json: the key /postgres/shared_buffers is given twice (JSON would keep only the last)"});
+  Errors fine;
+  CHECK(parse_json_text(R"({"postgres": {"shared_buffers": "1GB"}, "pgbench": {"shared_buffers": 1}})", "s.json", fine));
+  CHECK(fine.empty());  // the same key in two objects is not a repeat
+
+  CHECK(errors_of({{"grid", {{"postgres.checkpoint_sorting", {false, true, false}}}}}) ==
+        std::vector<std::string>{"/grid/postgres.checkpoint_sorting/2: false repeats /grid/postgres.checkpoint_sorting/0"});
+
+  const std::string long_text(300, 'x');
+  const auto too_long = errors_of({{"grid", {{"os.kernel", {long_text}}}}});
+  REQUIRE(too_long.size() == 1);
+  CHECK(too_long[0].find("is 307 bytes, more than a file name can hold (255)") != std::string::npos);
 }
