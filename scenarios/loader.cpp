@@ -40,10 +40,10 @@ void lay_sections(const json& doc, const std::string& prefix, const std::vector<
       errors.add(where, suggestion ? "unknown section; did you mean " + *suggestion + "?"
                                    : "unknown section (expected " + joined(allowed, ", ") + ")");
     } else if (key == "description") {
-      if (!value.is_string()) errors.add(where, value.dump() + " is not a string");
+      if (!value.is_string()) errors.add(where, shown(value) + " is not a string");
     } else if (std::find(kSections.begin(), kSections.end(), key) != kSections.end()) {
       if (!value.is_object()) {
-        errors.add(where, value.dump() + " is not an object of settings");
+        errors.add(where, shown(value) + " is not an object of settings");
         continue;
       }
       for (const auto& [name, setting] : value.items()) layers.set(key, name, setting, where + "/" + name);
@@ -54,14 +54,14 @@ void lay_sections(const json& doc, const std::string& prefix, const std::vector<
 // The scenario's "preset" list: whole-scenario fragments, later ones winning.
 void lay_preset_list(const json& list, const fs::path& base_dir, Layers& layers, Errors& errors) {
   if (!list.is_array()) {
-    errors.add("/preset", list.dump() + " is not a list of preset names");
+    errors.add("/preset", shown(list) + " is not a list of preset names");
     return;
   }
   const fs::path presets_dir = project_home() / "scenarios" / "presets";
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string where = "/preset/" + std::to_string(i);
     if (!list[i].is_string()) {
-      errors.add(where, list[i].dump() + " is not a preset name");
+      errors.add(where, shown(list[i]) + " is not a preset name");
       continue;
     }
     const std::string name = list[i].get<std::string>();
@@ -125,14 +125,14 @@ struct GridAxis {
 std::vector<GridAxis> read_grid(const json& grid, const Schemas& schemas, Errors& errors) {
   std::vector<GridAxis> axes;
   if (!grid.is_object()) {
-    errors.add("/grid", grid.dump() + " is not an object of setting paths");
+    errors.add("/grid", shown(grid) + " is not an object of setting paths");
     return axes;
   }
   for (const auto& [path, values] : grid.items()) {
     const std::string where = "/grid/" + path;
     const auto setting = split_setting_path(path, where, schemas, errors);
     if (!values.is_array() || values.empty()) {
-      errors.add(where, values.dump() + " is not a non-empty list of values");
+      errors.add(where, shown(values) + " is not a non-empty list of values");
       continue;
     }
     if (!setting) continue;
@@ -141,7 +141,7 @@ std::vector<GridAxis> read_grid(const json& grid, const Schemas& schemas, Errors
     for (std::size_t i = 1; i < values.size() && !repeated; ++i) {
       for (std::size_t j = 0; j < i; ++j) {
         if (values[i] == values[j]) {
-          errors.add(where + "/" + std::to_string(i), values[i].dump() + " repeats " + where + "/" + std::to_string(j));
+          errors.add(where + "/" + std::to_string(i), shown(values[i]) + " repeats " + where + "/" + std::to_string(j));
           repeated = true;
           break;
         }
@@ -157,11 +157,11 @@ std::optional<std::uint64_t> read_seed(const json& value, Errors& errors) {
   std::string expected;
   const auto seed = value.is_string() ? std::nullopt : parse_integer(value, &expected);
   if (!seed) {
-    errors.add("/seed", value.dump() + " " + (expected.empty() ? "is not an integer" : expected));
+    errors.add("/seed", shown(value) + " " + (expected.empty() ? "is not an integer" : expected));
     return std::nullopt;
   }
   if (*seed < 0) {
-    errors.add("/seed", value.dump() + " is out of range (at least 0)");
+    errors.add("/seed", shown(value) + " is out of range (at least 0)");
     return std::nullopt;
   }
   return static_cast<std::uint64_t>(*seed);
@@ -174,7 +174,7 @@ constexpr std::size_t kMaxPointName = 255;  // NAME_MAX: a point names a folder
 std::string point_name(const std::vector<std::pair<std::string, json>>& values) {
   std::string name;
   for (const auto& [path, value] : values) {
-    std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+    std::string text = value.is_string() ? value.get<std::string>() : value.dump(-1, ' ', false, json::error_handler_t::replace);
     std::replace(text.begin(), text.end(), '/', '_');  // a point names a folder
     const auto dot = path.find('.');
     name += (name.empty() ? "" : ",") + (dot == std::string::npos ? path : path.substr(dot + 1)) + "=" + text;
@@ -186,7 +186,7 @@ ScenarioError::ScenarioError(std::vector<std::string> all)
     : std::runtime_error(joined(all, "\n")), messages(std::move(all)) {}
 
 Plan load_plan(const json& doc, const fs::path& base_dir, const LoadOptions& options) {
-  if (!doc.is_object()) throw ScenarioError({"/: " + doc.dump() + " is not a scenario (a JSON object of sections)"});
+  if (!doc.is_object()) throw ScenarioError({"/: " + shown(doc) + " is not a scenario (a JSON object of sections)"});
   Errors errors;
   const Schemas schemas = make_schemas();
 

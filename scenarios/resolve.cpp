@@ -18,7 +18,7 @@ std::string chosen(const Layers& layers, const std::string& section, const std::
                    const std::string& fallback) {
   if (!layers.has(section, key)) return fallback;
   const json& value = layers.section(section).at(key);
-  return value.is_string() ? value.get<std::string>() : value.dump();
+  return value.is_string() ? value.get<std::string>() : shown(value);
 }
 
 // Lays a component preset's settings under the explicit ones.
@@ -117,7 +117,7 @@ const json* PresetFiles::load(const std::string& kind, const std::string& name, 
         if (key == "description" && value.is_string()) continue;
         if (key == kind && value.is_object()) continue;
         found.add(label + ": /" + key, key == "description" || key == kind
-                                           ? value.dump() + " is not " + (key == kind ? "an object" : "a string")
+                                           ? shown(value) + " is not " + (key == kind ? "an object" : "a string")
                                            : "unknown key (a " + kind + " preset holds description and " + kind + ")");
       }
       if (!found.empty()) doc.reset();

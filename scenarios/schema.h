@@ -193,7 +193,7 @@ class Schema {
         continue;
       }
       std::string expected;
-      if (!field->read(value, out, expected)) errors.add(origins.of(key), value.dump() + " " + expected);
+      if (!field->read(value, out, expected)) errors.add(origins.of(key), shown(value) + " " + expected);
     }
   }
 

@@ -25,6 +25,15 @@ namespace ckptsim::scenarios {
 
 using json = nlohmann::ordered_json;
 
+// A JSON value as an error message shows it: invalid UTF-8 replaced (never a
+// library exception), and at most 80 characters, so that a huge or deeply
+// nested input is not echoed whole.
+inline std::string shown(const json& value) {
+  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (text.size() > 80) text = text.substr(0, 77) + "...";
+  return text;
+}
+
 // On failure these return nullopt and, if `expected` is given, set it to the
 // rest of the error sentence after the value, e.g.
 // `is not a size (expected a number with one of B, kB, ...)`.

@@ -151,3 +151,17 @@ TEST_CASE("a key given twice, a grid value given twice, a point name too long fo
   REQUIRE(too_long.size() == 1);
   CHECK(too_long[0].find("is 307 bytes, more than a file name can hold (255)") != std::string::npos);
 }
+
+TEST_CASE("a bad value is shown at most 80 characters long, invalid UTF-8 replaced, never a library exception") {
+  LoadOptions utf8;
+  utf8.sets = {"pgbench.builtin=\xff\xfe"};
+  const auto bad = errors_of(json::object(), utf8);
+  REQUIRE(bad.size() == 1);
+  CHECK(bad[0] == "--set pgbench.builtin: \"\xEF\xBF\xBD\xEF\xBF\xBD\" is not one of tpcb-like, simple-update, select-only");
+  LoadOptions huge;
+  huge.sets = {"postgres.shared_buffers=" + std::string(500, 'x')};
+  const auto long_value = errors_of(json::object(), huge);
+  REQUIRE(long_value.size() == 1);
+  CHECK(long_value[0].find("\"" + std::string(76, 'x') + "... is not a size") != std::string::npos);
+  CHECK(long_value[0].size() < 250);
+}
