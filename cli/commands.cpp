@@ -2,6 +2,9 @@
 
 #include <filesystem>
 #include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -66,17 +69,41 @@ int command_analyze(const AnalyzeArgs& args) {
   std::int64_t skipped = 0, late = 0, transactions = 0;
   try {
     tps = analysis::read_tps_series(args.progress);
+    const std::string file = args.progress;
+    if (tps.empty()) throw std::runtime_error(file + ": no rows after the header: nothing to analyze");
     // Skipped and late counts, when the file has them (ckptsim's progress.csv does).
     const analysis::CsvTable table = analysis::read_csv(args.progress);
     const int time = table.column("time_s"), tps_col = table.column("tps");
     const int skipped_col = table.column("skipped"), late_col = table.column("late");
+    // A count cell: a whole number of transactions, or the row's line is named.
+    const auto count = [&](const std::vector<std::string>& row, int col, const char* name, std::size_t line) {
+      const std::string& cell = row[static_cast<std::size_t>(col)];
+      std::size_t used = 0;
+      long long n = -1;
+      try {
+        n = std::stoll(cell, &used);
+      } catch (const std::exception&) {
+      }
+      if (used != cell.size() || n < 0) {
+        throw std::runtime_error(fmt::format("{}:{}: {} \"{}\" is not a whole number of transactions", file, line,
+                                             name, cell.substr(0, 40)));
+      }
+      return static_cast<std::int64_t>(n);
+    };
     double previous = 0;
-    for (const auto& row : table.rows) {
+    for (std::size_t i = 0; i < table.rows.size(); ++i) {
+      const auto& row = table.rows[i];
+      const std::size_t line = i + 2;  // after the header
       const double t = std::stod(row[static_cast<std::size_t>(time)]);
-      transactions += std::llround(std::stod(row[static_cast<std::size_t>(tps_col)]) * (t - previous));
+      const double rate = std::stod(row[static_cast<std::size_t>(tps_col)]);
+      if (!(rate >= 0 && rate <= 1e9)) {
+        throw std::runtime_error(fmt::format("{}:{}: tps {} is out of range (0 to 1e9)", file, line,
+                                             row[static_cast<std::size_t>(tps_col)].substr(0, 40)));
+      }
+      transactions += std::llround(rate * (t - previous));
       previous = t;
-      if (skipped_col >= 0) skipped += std::stoll(row[static_cast<std::size_t>(skipped_col)]);
-      if (late_col >= 0) late += std::stoll(row[static_cast<std::size_t>(late_col)]);
+      if (skipped_col >= 0) skipped += count(row, skipped_col, "skipped", line);
+      if (late_col >= 0) late += count(row, late_col, "late", line);
     }
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << '\n';

@@ -148,6 +148,26 @@ TEST_CASE("analyze gives the stability figures of a progress.csv, zero for missi
   CHECK(figures["tps_min"].get<double>() == 0.0);
 }
 
+TEST_CASE("analyze refuses a file with nothing to analyze or figures no run can have, naming the line") {
+  TempDir tmp("cli-analyze-bad");
+  const struct {
+    std::string text, message;
+  } cases[] = {
+      {"time_s,tps\n", "no rows after the header: nothing to analyze"},
+      {"time_s,tps\n1,1e308\n", ":2: tps 1e308 is out of range (0 to 1e9)"},
+      {"time_s,tps,skipped,late\n1,5,0,0\n2,5,x,0\n", ":3: skipped \"x\" is not a whole number of transactions"},
+      {"time_s,tps,skipped,late\n1,5,0,-4\n", ":2: late \"-4\" is not a whole number of transactions"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.text);
+    write_text(tmp / "p.csv", c.text);
+    const auto r = run_ckptsim("analyze " + (tmp / "p.csv").string(), tmp);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(c.message) != std::string::npos);
+    CHECK(r.out.empty());
+  }
+}
+
 TEST_CASE("presets lists every shipped preset with its description") {
   TempDir tmp("cli-presets");
   const auto r = run_ckptsim("presets", tmp);
