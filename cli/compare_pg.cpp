@@ -1,5 +1,6 @@
 #include "cli/compare_pg.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -99,6 +100,21 @@ int command_compare_pg(const std::string& recorded_path) {
     recorded = json::parse(in);
   } catch (const std::exception& e) {
     std::cerr << "error: " << recorded_path << ": " << e.what() << '\n';
+    return 2;
+  }
+  // The shape scripts/validate-pg writes: {"scale": N, "cases": [{"name", "postgres", "pgbench", "real"}, ...]}.
+  const auto case_ok = [](const json& c) {
+    return c.is_object() && c.contains("name") && c["name"].is_string() && c.contains("postgres") &&
+           c.contains("pgbench") && c["pgbench"].is_object() && c["pgbench"].contains("builtin") &&
+           c.contains("real") && c["real"].is_object();
+  };
+  const bool shaped = recorded.is_object() && recorded.contains("scale") && recorded["scale"].is_number_integer() &&
+                      recorded.contains("cases") && recorded["cases"].is_array() && !recorded["cases"].empty() &&
+                      std::all_of(recorded["cases"].begin(), recorded["cases"].end(), case_ok);
+  if (!shaped) {
+    std::cerr << "error: " << recorded_path
+              << ": not a recording of scripts/validate-pg (expected {\"scale\": N, \"cases\": [{\"name\", "
+                 "\"postgres\", \"pgbench\", \"real\"}, ...]})\n";
     return 2;
   }
   const auto out = std::filesystem::temp_directory_path() / fmt::format("ckptsim-compare-{}", ::getpid());

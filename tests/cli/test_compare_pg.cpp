@@ -2,6 +2,8 @@
 // PostgreSQL 15 (tests/data/pg15-recorded.json, written by the script).
 #include <doctest/doctest.h>
 
+#include "tests/cli/run_helpers.h"
+
 #include <fstream>
 
 #include "cli/compare_pg.h"
@@ -82,4 +84,16 @@ TEST_CASE("a run's summary.json maps onto the same flat counters") {
   CHECK(c["buffers_clean"] == 3);
   CHECK(c["blks_read"] == 10);
   CHECK(c["wal_fpi"] == 4);
+}
+
+TEST_CASE("compare-pg on a file that is not a recording says what it expected, exit 2") {
+  ckptsim::testing::TempDir tmp("compare-wrong");
+  for (const std::string text : {R"({"a": 1})", R"({"scale": 1, "cases": [{"name": "x"}]})", R"([1, 2])"}) {
+    CAPTURE(text);
+    ckptsim::testing::write_text(tmp / "r.json", text);
+    const auto r = ckptsim::testing::run_ckptsim("compare-pg " + (tmp / "r.json").string(), tmp);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("not a recording of scripts/validate-pg") != std::string::npos);
+    CHECK(r.err.find("json.exception") == std::string::npos);
+  }
 }
