@@ -2,11 +2,11 @@
 // PostgreSQL 15 (tests/data/pg15-recorded.json, written by the script).
 #include <doctest/doctest.h>
 
-#include "tests/cli/run_helpers.h"
-
 #include <fstream>
+#include <string>
 
 #include "cli/compare_pg.h"
+#include "tests/cli/run_helpers.h"
 
 using ckptsim::cli::compare_case;
 using ckptsim::cli::Comparison;
