@@ -6,14 +6,13 @@
 namespace ckptsim::postgres {
 
 namespace {
-std::int64_t pages(sim::Bytes bytes) { return bytes / os::kBlockBytes; }
 constexpr int kCommitRecordBytes = 40;  // XLOG_XACT_COMMIT without subtransactions or invalidations
 }  // namespace
 
 Backend::Backend(const SharedState& shared, os::OsTask& task)
     : shared_(shared),
       task_(task),
-      writeback_(shared.rels, shared.version.at_least(90600) ? pages(shared.config.backend_flush_after) : 0),
+      writeback_(shared.rels, flush_after_pages(shared.version, shared.config.backend_flush_after)),
       waits_(shared.sim, WaitEvent::ClientRead),
       proc_{&task, ProcKind::Backend, &writeback_, &waits_},
       xact_ended_(shared.sim) {}

@@ -31,11 +31,10 @@ Server::Server(sim::Simulator& sim, sim::Resource& cpus, os::FileSystem& fs, con
   wal_.set_active_xacts(&active_write_xacts_);
   wal_.on_segment_finished([this](std::int64_t segno) { checkpointer_.wal_segment_finished(segno); });
   checkpointer_.set_log([this](sim::Time t, const std::string& line) { log(t, line); });
-  // *_flush_after exist from 9.6; the presets set them to 0 before, and so do we.
-  const bool writeback = version_.at_least(90600);
   checkpoint_writeback_ =
-      std::make_unique<WritebackContext>(rels_, writeback ? pages(config_.checkpoint_flush_after) : 0);
-  bgwriter_writeback_ = std::make_unique<WritebackContext>(rels_, writeback ? pages(config_.bgwriter_flush_after) : 0);
+      std::make_unique<WritebackContext>(rels_, flush_after_pages(version_, config_.checkpoint_flush_after));
+  bgwriter_writeback_ =
+      std::make_unique<WritebackContext>(rels_, flush_after_pages(version_, config_.bgwriter_flush_after));
 }
 
 Server::~Server() = default;

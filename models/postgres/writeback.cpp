@@ -7,6 +7,10 @@
 
 namespace ckptsim::postgres {
 
+std::int64_t flush_after_pages(const Version& version, sim::Bytes flush_after) {
+  return version.at_least(90600) ? flush_after / os::kBlockBytes : 0;
+}
+
 WritebackContext::WritebackContext(Relations& rels, std::int64_t flush_after_pages)
     : rels_(rels), limit_(std::clamp<std::int64_t>(flush_after_pages, 0, 256)) {
   pending_.reserve(static_cast<std::size_t>(limit_));

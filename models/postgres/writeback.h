@@ -12,8 +12,14 @@
 #include <vector>
 
 #include "models/postgres/relations.h"
+#include "models/postgres/version.h"
+#include "sim/time.h"
 
 namespace ckptsim::postgres {
+
+// A *_flush_after setting in pages as `version` applies it: the settings exist
+// from 9.6, and before that no process asks for writeback (0).
+std::int64_t flush_after_pages(const Version& version, sim::Bytes flush_after);
 
 class WritebackContext {
  public:
