@@ -151,6 +151,26 @@ double parse_number(const std::filesystem::path& file, int line, std::string_vie
   return value;
 }
 
+// A tps cell: a number no run can exceed (1e308 would give inf quartiles).
+constexpr double kMaxTps = 1e9;
+double parse_tps(const std::filesystem::path& file, int line, const std::string& cell) {
+  const double tps = parse_number(file, line, "tps", cell);
+  if (tps < 0 || tps > kMaxTps) fail_at(file, line, fmt::format("tps {} is out of range (0 to 1e9)", cell.substr(0, 40)));
+  return tps;
+}
+
+// A skipped / late cell: a whole number of transactions.
+std::int64_t parse_count(const std::filesystem::path& file, int line, std::string_view column,
+                         const std::string& cell) {
+  std::int64_t value = -1;
+  const char* end = cell.data() + cell.size();
+  const auto [ptr, ec] = std::from_chars(cell.data(), end, value);
+  if (ec != std::errc() || ptr != end || value < 0) {
+    fail_at(file, line, fmt::format("{} \"{}\" is not a whole number of transactions", column, cell.substr(0, 40)));
+  }
+  return value;
+}
+
 int find_column(const std::filesystem::path& file, const Record& header, std::string_view name) {
   for (std::size_t i = 0; i < header.cells.size(); ++i) {
     if (header.cells[i] == name) return static_cast<int>(i);
@@ -254,7 +274,7 @@ std::vector<double> read_tps_series(const std::filesystem::path& progress_csv, d
   for (std::size_t i = 1; i < records.size(); ++i) {
     const Record& r = records[i];
     const Point p{parse_number(progress_csv, r.line, "time_s", r.cells[static_cast<std::size_t>(time_col)]),
-                  parse_number(progress_csv, r.line, "tps", r.cells[static_cast<std::size_t>(tps_col)]),
+                  parse_tps(progress_csv, r.line, r.cells[static_cast<std::size_t>(tps_col)]),
                   r.line};
     if (!points.empty() && p.time_s <= points.back().time_s) {
       fail_at(progress_csv, p.line,
@@ -300,6 +320,30 @@ std::vector<double> read_tps_series(const std::filesystem::path& progress_csv, d
     previous_slot = slot;
   }
   return series;
+}
+
+ProgressCounts read_progress_counts(const std::filesystem::path& progress_csv) {
+  const auto records = read_checked(progress_csv);
+  const Record& header = records.front();
+  const int time_col = find_column(progress_csv, header, "time_s");
+  const int tps_col = find_column(progress_csv, header, "tps");
+  const auto optional_column = [&](std::string_view name) {
+    const auto it = std::find(header.cells.begin(), header.cells.end(), name);
+    return it == header.cells.end() ? -1 : static_cast<int>(it - header.cells.begin());
+  };
+  const int skipped_col = optional_column("skipped"), late_col = optional_column("late");
+  ProgressCounts counts;
+  double previous = 0;
+  for (std::size_t i = 1; i < records.size(); ++i) {
+    const Record& r = records[i];
+    const auto cell = [&r](int col) -> const std::string& { return r.cells[static_cast<std::size_t>(col)]; };
+    const double t = parse_number(progress_csv, r.line, "time_s", cell(time_col));
+    counts.transactions += std::llround(parse_tps(progress_csv, r.line, cell(tps_col)) * (t - previous));
+    previous = t;
+    if (skipped_col >= 0) counts.skipped += parse_count(progress_csv, r.line, "skipped", cell(skipped_col));
+    if (late_col >= 0) counts.late += parse_count(progress_csv, r.line, "late", cell(late_col));
+  }
+  return counts;
 }
 
 }  // namespace ckptsim::analysis

@@ -13,6 +13,7 @@
 // Left out: other separators, comment lines, type inference (cells stay strings).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -69,8 +70,17 @@ std::vector<std::string> read_csv_header(const std::filesystem::path& path);
 // the nearest grid point. interval_s = 0 infers the interval: the smallest
 // positive step between consecutive times (counting from 0 to the first).
 // Throws std::runtime_error "<file>:<line>: ..." for a missing column, a value
-// that is not a finite number, a time going backwards or repeated.
+// that is not a finite number, a tps outside 0..1e9, a time going backwards or repeated.
 std::vector<double> read_tps_series(const std::filesystem::path& progress_csv,
                                     double interval_s = 0);
+
+// The run's totals in a progress.csv: transactions (tps x interval, row by
+// row) and, when the file has those columns (ckptsim's does), the skipped and
+// late counts. Throws "<file>:<line>: ..." as read_tps_series does, and for a
+// count that is not a whole number.
+struct ProgressCounts {
+  std::int64_t transactions = 0, skipped = 0, late = 0;
+};
+ProgressCounts read_progress_counts(const std::filesystem::path& progress_csv);
 
 }  // namespace ckptsim::analysis

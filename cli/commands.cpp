@@ -3,8 +3,6 @@
 #include <filesystem>
 #include <iostream>
 #include <stdexcept>
-#include <string>
-#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -66,50 +64,17 @@ int command_check(const CheckArgs& args) {
 
 int command_analyze(const AnalyzeArgs& args) {
   std::vector<double> tps;
-  std::int64_t skipped = 0, late = 0, transactions = 0;
+  analysis::ProgressCounts counts;
   try {
     tps = analysis::read_tps_series(args.progress);
-    const std::string file = args.progress;
-    if (tps.empty()) throw std::runtime_error(file + ": no rows after the header: nothing to analyze");
-    // Skipped and late counts, when the file has them (ckptsim's progress.csv does).
-    const analysis::CsvTable table = analysis::read_csv(args.progress);
-    const int time = table.column("time_s"), tps_col = table.column("tps");
-    const int skipped_col = table.column("skipped"), late_col = table.column("late");
-    // A count cell: a whole number of transactions, or the row's line is named.
-    const auto count = [&](const std::vector<std::string>& row, int col, const char* name, std::size_t line) {
-      const std::string& cell = row[static_cast<std::size_t>(col)];
-      std::size_t used = 0;
-      long long n = -1;
-      try {
-        n = std::stoll(cell, &used);
-      } catch (const std::exception&) {
-      }
-      if (used != cell.size() || n < 0) {
-        throw std::runtime_error(fmt::format("{}:{}: {} \"{}\" is not a whole number of transactions", file, line,
-                                             name, cell.substr(0, 40)));
-      }
-      return static_cast<std::int64_t>(n);
-    };
-    double previous = 0;
-    for (std::size_t i = 0; i < table.rows.size(); ++i) {
-      const auto& row = table.rows[i];
-      const std::size_t line = i + 2;  // after the header
-      const double t = std::stod(row[static_cast<std::size_t>(time)]);
-      const double rate = std::stod(row[static_cast<std::size_t>(tps_col)]);
-      if (!(rate >= 0 && rate <= 1e9)) {
-        throw std::runtime_error(fmt::format("{}:{}: tps {} is out of range (0 to 1e9)", file, line,
-                                             row[static_cast<std::size_t>(tps_col)].substr(0, 40)));
-      }
-      transactions += std::llround(rate * (t - previous));
-      previous = t;
-      if (skipped_col >= 0) skipped += count(row, skipped_col, "skipped", line);
-      if (late_col >= 0) late += count(row, late_col, "late", line);
-    }
+    if (tps.empty()) throw std::runtime_error(args.progress + ": no rows after the header: nothing to analyze");
+    counts = analysis::read_progress_counts(args.progress);
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << '\n';
     return 2;
   }
-  const analysis::Stability s = analysis::compute_stability(tps, args.threshold, transactions, skipped, late);
+  const analysis::Stability s =
+      analysis::compute_stability(tps, args.threshold, counts.transactions, counts.skipped, counts.late);
   if (args.json) {
     std::cout << nlohmann::ordered_json{{"intervals", tps.size()},
                                         {"tps_mean", s.tps_mean},

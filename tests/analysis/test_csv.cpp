@@ -154,3 +154,21 @@ TEST_CASE("progress errors name the file and the line") {
   CHECK(error_of([&] { read_tps_series(path, 1); }) ==
         file + ":4: time_s 2.4 falls in the same 1 s interval as the previous row");
 }
+
+TEST_CASE("a progress file's totals: transactions from tps x interval, skipped and late summed; bad cells name the line") {
+  ScratchDir dir;
+  const auto path = dir / "progress.csv";
+  const std::string file = path.string();
+  write_text(path, "time_s,tps,skipped,late\n1,100,2,1\n3,50,0,4\n");
+  const ProgressCounts c = read_progress_counts(path);
+  CHECK(c.transactions == 200);  // 100 x 1 s + 50 x 2 s
+  CHECK(c.skipped == 2);
+  CHECK(c.late == 5);
+  write_text(path, "time_s,tps\n1,7\n");
+  CHECK(read_progress_counts(path).skipped == 0);  // no such column: nothing counted
+  write_text(path, "time_s,tps,skipped\n1,7,1.5\n");
+  CHECK(error_of([&] { read_progress_counts(path); }) ==
+        file + ":2: skipped \"1.5\" is not a whole number of transactions");
+  write_text(path, "time_s,tps\n1,-3\n");
+  CHECK(error_of([&] { read_tps_series(path); }) == file + ":2: tps -3 is out of range (0 to 1e9)");
+}
