@@ -58,6 +58,11 @@ void lay_preset_list(const json& list, const fs::path& base_dir, Layers& layers,
     return;
   }
   const fs::path presets_dir = project_home() / "scenarios" / "presets";
+  // A preset by name is one of the shipped ones, never a path out of the presets folder.
+  std::vector<std::string> available;
+  for (const PresetInfo& info : list_presets()) {
+    if (info.kind != "device") available.push_back(info.kind + "/" + info.name);
+  }
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string where = "/preset/" + std::to_string(i);
     if (!list[i].is_string()) {
@@ -68,19 +73,13 @@ void lay_preset_list(const json& list, const fs::path& base_dir, Layers& layers,
     const bool is_path = name.size() > 5 && name.ends_with(".json");
     const fs::path file = is_path ? base_dir / name : presets_dir / (name + ".json");
     const std::string label = is_path ? name : "presets/" + name + ".json";
-    // A preset by name is one of the shipped ones, never a path out of the presets folder.
-    std::vector<std::string> available;
-    for (const PresetInfo& info : list_presets()) {
-      if (info.kind != "device") available.push_back(info.kind + "/" + info.name);
-    }
     const bool shipped = std::find(available.begin(), available.end(), name) != available.end();
     std::error_code ec;
     if (is_path ? !fs::is_regular_file(file, ec) : !shipped) {
       if (is_path) {
         errors.add(where, "no file " + file.string());
       } else {
-        errors.add(where, "unknown preset \"" + (name.size() > 80 ? name.substr(0, 80) + "..." : name) +
-                              "\" (available: " + joined(available, ", ") + ")");
+        errors.add(where, "unknown preset " + shown(list[i]) + " (available: " + joined(available, ", ") + ")");
       }
       continue;
     }
