@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "scenarios/scenario.h"
+
 namespace ckptsim::cli {
 
 struct RunArgs {
@@ -19,13 +21,13 @@ struct RunArgs {
   std::optional<std::uint64_t> seed;
   double threshold = 10.0;
   bool quiet = false;
-  std::uint64_t max_points = 10000;  // a larger grid is refused
+  std::uint64_t max_points = scenarios::kDefaultMaxPoints;
 };
 
 struct CheckArgs {
   std::string scenario;
   std::vector<std::string> sets;
-  std::uint64_t max_points = 10000;
+  std::uint64_t max_points = scenarios::kDefaultMaxPoints;
 };
 
 struct AnalyzeArgs {

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
-#include <exception>
+#include <cstdint>
+#include <optional>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -19,44 +21,43 @@
 namespace {
 
 // Command-line values, validated with messages a user can read (CLI11's own
-// ranges print the limits of double).
-const CLI::Validator kCountAtLeastOne(
-    [](std::string& text) -> std::string {
-      std::size_t used = 0;
-      try {
-        const long long n = std::stoll(text, &used);
-        if (used == text.size() && n >= 1 && n <= 4096) return "";
-      } catch (const std::exception&) {
-      }
-      return "expected a whole number from 1 to 4096, not \"" + text + "\"";
-    },
-    "1..4096");
-const CLI::Validator kTpsThreshold(
-    [](std::string& text) -> std::string {
-      std::size_t used = 0;
-      try {
-        const double v = std::stod(text, &used);
-        if (used == text.size() && std::isfinite(v) && v >= 0) return "";
-      } catch (const std::exception&) {
-      }
-      return "expected a number of tps of at least 0, not \"" + text + "\"";
-    },
-    "TPS >= 0");
-// --seed (as the scenario's "seed"), --max-points: a whole number from 0 to 2^64 - 1, nothing wrapped.
-const CLI::Validator kUnsigned64(
-    [](std::string& text) -> std::string {
-      const bool digits = !text.empty() && text.size() <= 20 &&
-                          text.find_first_not_of("0123456789") == std::string::npos;
-      if (digits && (text.size() < 20 || text <= "18446744073709551615")) return "";
-      return "expected a whole number from 0 to 18446744073709551615, not \"" + text + "\"";
-    },
-    "UINT64");
+// ranges print the limits of double): `accepts` says whether the text is
+// valid, `expected` what a valid one is.
+CLI::Validator readable(std::string name, std::string expected, bool (*accepts)(const std::string&)) {
+  return CLI::Validator(
+      [expected, accepts](std::string& text) -> std::string {
+        return accepts(text) ? "" : "expected " + expected + ", not \"" + text + "\"";
+      },
+      std::move(name));
+}
 
-}  // namespace
+// The whole text read as a number of type T by std::from_chars.
+template <class T>
+std::optional<T> whole_text_as(const std::string& text) {
+  T value{};
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end || text.empty()) return std::nullopt;
+  return value;
+}
+
+const CLI::Validator kCountAtLeastOne = readable("1..4096", "a whole number from 1 to 4096", [](const std::string& t) {
+  const auto n = whole_text_as<long long>(t);
+  return n && *n >= 1 && *n <= 4096;
+});
+const CLI::Validator kTpsThreshold = readable("TPS >= 0", "a number of tps of at least 0", [](const std::string& t) {
+  const auto v = whole_text_as<double>(t);
+  return v && std::isfinite(*v) && *v >= 0;
+});
+// --seed (as the scenario's "seed"), --max-points: nothing wrapped.
+const CLI::Validator kUnsigned64 =
+    readable("UINT64", "a whole number from 0 to 18446744073709551615", [](const std::string& t) {
+      return t.find_first_not_of("0123456789") == std::string::npos && whole_text_as<std::uint64_t>(t).has_value();
+    });
 
 // A closed stdin, stdout or stderr (`ckptsim run S >&-`) gets /dev/null, so
 // that no output file is opened as descriptor 1 and receives the progress lines.
-static void reserve_standard_descriptors() {
+void reserve_standard_descriptors() {
   for (int fd = 0; fd <= 2; ++fd) {
     if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
     const int null = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
@@ -66,6 +67,8 @@ static void reserve_standard_descriptors() {
     }
   }
 }
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace ckptsim::cli;
@@ -85,14 +88,18 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--seed", run.seed, "Override the scenario's seed")->check(kUnsigned64);
   run_cmd->add_option("--threshold", run.threshold, "tps below which an interval counts as a stall")
       ->check(kTpsThreshold);
-  run_cmd->add_option("--max-points", run.max_points, "Largest grid accepted (default 10000)")->check(kUnsigned64);
+  run_cmd->add_option("--max-points", run.max_points, "Largest grid accepted")
+      ->check(kUnsigned64)
+      ->capture_default_str();
   run_cmd->add_flag("--quiet,-q", run.quiet, "Print nothing but errors");
 
   CheckArgs check;
   auto* check_cmd = app.add_subcommand("check", "Validate a scenario and print its fully resolved settings");
   check_cmd->add_option("scenario", check.scenario, "Scenario JSON file")->required();
   check_cmd->add_option("--set", check.sets, "Override a setting, as for run");
-  check_cmd->add_option("--max-points", check.max_points, "Largest grid accepted (default 10000)")->check(kUnsigned64);
+  check_cmd->add_option("--max-points", check.max_points, "Largest grid accepted")
+      ->check(kUnsigned64)
+      ->capture_default_str();
 
   AnalyzeArgs analyze;
   auto* analyze_cmd = app.add_subcommand("analyze", "Stability figures of a per-interval tps series (progress.csv)");

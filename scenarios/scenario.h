@@ -72,10 +72,13 @@ struct Plan {
   bool is_grid() const { return !grid_paths.empty(); }
 };
 
+// The largest grid loaded unless the caller allows more (run / check --max-points).
+inline constexpr std::uint64_t kDefaultMaxPoints = 10000;
+
 struct LoadOptions {
   std::vector<std::string> sets;       // "postgres.shared_buffers=2GB"
   std::optional<std::uint64_t> seed;   // overrides the scenario's
-  std::uint64_t max_points = 10000;    // a larger grid is refused (--max-points lifts it)
+  std::uint64_t max_points = kDefaultMaxPoints;  // a larger grid is refused
 };
 
 class ScenarioError : public std::runtime_error {
