@@ -50,12 +50,15 @@ class WriterWritebackThrottle final : public DirtyThrottle {
  public:
   WriterWritebackThrottle(sim::Simulator& sim, ThrottleHost& host, BdiWriteback& bdi,
                           const std::vector<DirtierState>& dirtiers, sim::Bytes ram)
-      : DirtyThrottle(sim, host, bdi, dirtiers), ram_(ram) {}
+      : DirtyThrottle(sim, host, bdi, dirtiers), ratelimit_pages_(ratelimit_pages(ram)) {}
   sim::Task<> balance(OsTask& task, DirtierState& ts) override;
 
  private:
-  std::int64_t ratelimit_pages() const;
-  sim::Bytes ram_;
+  // ratelimit_pages (3.0): total / (ncpu x 32), clamped to [16, 1024]; 8 CPUs assumed.
+  static std::int64_t ratelimit_pages(sim::Bytes ram) {
+    return std::clamp<std::int64_t>(ram / kPageBytes / (8 * 32), 16, 1024);
+  }
+  const std::int64_t ratelimit_pages_;  // RAM does not change: computed once
 };
 
 }  // namespace
@@ -81,11 +84,6 @@ std::unique_ptr<DirtyThrottle> make_dirty_throttle(Throttle kind, sim::Simulator
     case Throttle::IoLess: break;
   }
   return std::make_unique<IoLessThrottle>(sim, host, bdi, dirtiers);
-}
-
-// ratelimit_pages (3.0): total / (ncpu x 32), clamped to [16, 1024]; 8 CPUs assumed.
-std::int64_t WriterWritebackThrottle::ratelimit_pages() const {
-  return std::clamp<std::int64_t>(ram_ / kPageBytes / (8 * 32), 16, 1024);
 }
 
 // The smoothed limit: follows T up at once, down by 1/32 of the gap per update.
@@ -162,7 +160,7 @@ sim::Task<> IoLessThrottle::balance(OsTask& /*task*/, DirtierState& ts) {
 
 sim::Task<> WriterWritebackThrottle::balance(OsTask& task, DirtierState& ts) {
   BdiWriteback& bdi = bdi_;
-  const std::int64_t ratelimit = ratelimit_pages();
+  const std::int64_t ratelimit = ratelimit_pages_;
   if (ts.nr_dirtied < (bdi.dirty_exceeded ? 8 : ratelimit)) {
     ts.nr_dirtied_pause = bdi.dirty_exceeded ? 8 : ratelimit;
     co_return;
