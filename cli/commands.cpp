@@ -1,6 +1,8 @@
 #include "cli/commands.h"
 
+#include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <stdexcept>
 
@@ -9,7 +11,10 @@
 
 #include "analysis/csv.h"
 #include "analysis/stability.h"
+#include "cli/run_folder.h"
 #include "cli/run_plan.h"
+#include "cli/run_summary.h"
+#include "cli/stop.h"
 #include "scenarios/scenario.h"
 
 namespace ckptsim::cli {
@@ -40,8 +45,13 @@ int command_run(const RunArgs& args) {
     const std::filesystem::path source = args.scenario.empty() ? default_scenario() : std::filesystem::path(args.scenario);
     out = std::filesystem::path("out") / source.stem();
   }
+  install_stop_handlers();
+  if (args.max_wall_s > 0) set_wall_budget(std::chrono::duration<double>(args.max_wall_s));
   try {
     return run_plan(*plan, out, {.jobs = args.jobs, .quiet = args.quiet, .threshold = args.threshold});
+  } catch (const FolderRefused& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << '\n';
     return 1;
@@ -62,6 +72,21 @@ int command_check(const CheckArgs& args) {
   return 0;
 }
 
+// A progress.csv beside a summary.json of a stopped run is partial: say so.
+// nullopt when there is no readable summary.json to tell.
+std::optional<bool> run_complete(const std::filesystem::path& progress_csv) {
+  const auto summary_path = progress_csv.parent_path() / "summary.json";
+  std::ifstream in(summary_path);
+  if (!in) return std::nullopt;
+  const auto summary = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!summary.is_object() || !summary.contains("complete") || !summary["complete"].is_boolean()) return std::nullopt;
+  if (!summary["complete"].get<bool>()) {
+    std::cerr << "warning: " << summary_path.string() << " says this run was stopped before its end ("
+              << summary.value("stopped_by", std::string("stopped")) << "): the figures cover only the intervals it ran\n";
+  }
+  return summary["complete"].get<bool>();
+}
+
 int command_analyze(const AnalyzeArgs& args) {
   std::vector<double> tps;
   analysis::ProgressCounts counts;
@@ -75,21 +100,13 @@ int command_analyze(const AnalyzeArgs& args) {
   }
   const analysis::Stability s =
       analysis::compute_stability(tps, args.threshold, counts.transactions, counts.skipped, counts.late);
+  const std::optional<bool> complete = run_complete(args.progress);
   if (args.json) {
-    std::cout << nlohmann::ordered_json{{"intervals", tps.size()},
-                                        {"tps_mean", s.tps_mean},
-                                        {"tps_stddev", s.tps_stddev},
-                                        {"threshold", s.threshold},
-                                        {"pct_below_threshold", s.pct_below_threshold},
-                                        {"tps_min", s.tps_min},
-                                        {"tps_q1", s.tps_q1},
-                                        {"tps_median", s.tps_median},
-                                        {"tps_q3", s.tps_q3},
-                                        {"tps_max", s.tps_max},
-                                        {"skipped_pct", s.skipped_pct},
-                                        {"late_pct", s.late_pct}}
-                     .dump(2)
-              << '\n';
+    nlohmann::ordered_json figures{{"intervals", tps.size()}};
+    const nlohmann::ordered_json stability = stability_json(s);  // named: items() of a temporary dangles
+    for (const auto& [key, value] : stability.items()) figures[key] = value;
+    if (complete) figures["complete"] = *complete;
+    std::cout << figures.dump(2) << '\n';
     return 0;
   }
   std::cout << fmt::format("intervals             {}\n", tps.size())

@@ -1,7 +1,8 @@
 // cli/commands.h
 //
 // The subcommands of the ckptsim binary. Each returns the process exit code:
-// 0 on success, 1 when a run failed, 2 on bad input (nothing was run).
+// 0 on success, 1 when a run failed, 2 on bad input (nothing was run), and
+// for a run that was stopped (cli/stop.h) 130 (SIGINT), 143 (SIGTERM) or 3 (--max-wall).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,7 @@ struct RunArgs {
   double threshold = 10.0;
   bool quiet = false;
   std::uint64_t max_points = scenarios::kDefaultMaxPoints;
+  double max_wall_s = 0;  // 0: no limit; else stop as SIGINT does after this many wall-clock seconds
 };
 
 struct CheckArgs {

@@ -49,6 +49,10 @@ const CLI::Validator kTpsThreshold = readable("TPS >= 0", "a number of tps of at
   const auto v = whole_text_as<double>(t);
   return v && std::isfinite(*v) && *v >= 0;
 });
+const CLI::Validator kPositiveSeconds = readable("SECONDS > 0", "a number of seconds above 0", [](const std::string& t) {
+  const auto v = whole_text_as<double>(t);
+  return v && std::isfinite(*v) && *v > 0;
+});
 // --seed (as the scenario's "seed"), --max-points: nothing wrapped.
 const CLI::Validator kUnsigned64 =
     readable("UINT64", "a whole number from 0 to 18446744073709551615", [](const std::string& t) {
@@ -75,6 +79,7 @@ int main(int argc, char** argv) {
   reserve_standard_descriptors();
   CLI::App app{"ckptsim: a discrete-event simulator of PostgreSQL's write path under a pgbench load"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "ckptsim " CKPTSIM_VERSION);
 
   RunArgs run;
   auto* run_cmd = app.add_subcommand("run", "Run a scenario or a whole grid and write its CSVs, summary and plots");
@@ -91,6 +96,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--max-points", run.max_points, "Largest grid accepted")
       ->check(kUnsigned64)
       ->capture_default_str();
+  run_cmd->add_option("--max-wall", run.max_wall_s,
+                      "Stop after this many wall-clock seconds, as Ctrl-C does (the folder is marked partial)")
+      ->check(kPositiveSeconds);
   run_cmd->add_flag("--quiet,-q", run.quiet, "Print nothing but errors");
 
   CheckArgs check;

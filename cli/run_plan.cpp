@@ -17,7 +17,9 @@
 #include "analysis/atomic_file.h"
 #include "analysis/plots.h"
 #include "analysis/report.h"
+#include "cli/run_folder.h"
 #include "cli/run_point.h"
+#include "cli/stop.h"
 
 namespace ckptsim::cli {
 
@@ -76,21 +78,36 @@ class ProgressBar {
 
 int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, const PlanOptions& options) {
   const std::size_t n = plan.points.size();
+  const bool single = !plan.is_grid();
+  std::vector<std::string> names, records;
+  for (const auto& point : plan.points) {
+    names.push_back(point.name);
+    records.push_back(run_record(point.scenario, options.threshold));
+  }
+  const std::vector<std::optional<KeptPoint>> kept = prepare_output(out, names, records, !single);
+
   std::vector<RunOutcome> outcomes(n);
   std::vector<std::string> errors(n);
   std::vector<std::atomic<double>> fractions(n);
+  std::vector<char> ran(n, 0);  // ran to its end, or kept from an earlier run
   std::atomic<std::size_t> next{0};
-  const bool single = !plan.is_grid();
 
   auto dir_of = [&](std::size_t i) { return single ? out : out / plan.points[i].name; };
   auto worker = [&] {
     for (std::size_t i = next++; i < n; i = next++) {
-      RunOptions run{.print_progress = single && !options.quiet, .threshold = options.threshold,
-                     .fraction = &fractions[i]};
-      try {
-        outcomes[i] = run_point(plan.points[i].scenario, dir_of(i), run);
-      } catch (const std::exception& e) {
-        errors[i] = e.what();
+      if (kept[i]) {
+        outcomes[i] = {.stability = kept[i]->stability, .events = kept[i]->events,
+                       .simulated_seconds = kept[i]->simulated_seconds};
+        ran[i] = 1;
+      } else if (stop_requested() == StopReason::none) {
+        RunOptions run{.print_progress = single && !options.quiet, .threshold = options.threshold,
+                       .fraction = &fractions[i], .record = records[i]};
+        try {
+          outcomes[i] = run_point(plan.points[i].scenario, dir_of(i), run);
+          ran[i] = outcomes[i].stopped_by == StopReason::none;
+        } catch (const std::exception& e) {
+          errors[i] = e.what();
+        }
       }
       fractions[i] = 1.0;
     }
@@ -112,6 +129,23 @@ int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, cons
               << '\n';
   }
   if (failed) return 1;
+  const std::size_t done = static_cast<std::size_t>(std::count(ran.begin(), ran.end(), 1));
+  if (done < n) {
+    // A stopped run writes no grid table and no plots: they would judge partial series.
+    const StopReason why = stop_requested();
+    std::cerr << "ckptsim: " << stop_description(why) << ": "
+              << (single ? std::string("the run stopped early; its summary.json says \"complete\": false")
+                         : fmt::format("{} of {} points complete; the same command resumes the grid", done, n))
+              << '\n';
+    return stop_exit_code(why);
+  }
+  if (!single) {
+    const std::size_t reused = static_cast<std::size_t>(std::count_if(kept.begin(), kept.end(), [](const auto& k) {
+      return k.has_value();
+    }));
+    if (reused > 0 && !options.quiet)
+      std::cerr << fmt::format("ckptsim: kept {} of {} points from an earlier run of the same settings\n", reused, n);
+  }
 
   std::vector<analysis::ReportRow> rows;
   for (std::size_t i = 0; i < n; ++i) {

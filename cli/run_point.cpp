@@ -1,5 +1,6 @@
 #include "cli/run_point.h"
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <limits>
@@ -12,6 +13,7 @@
 #include "cli/backend_waits.h"
 #include "cli/machine.h"
 #include "cli/run_summary.h"
+#include "cli/stop.h"
 #include "cli/table_csv.h"
 #include "models/pgbench/pgbench.h"
 #include "models/pgbench/report.h"
@@ -23,15 +25,25 @@ namespace {
 
 constexpr sim::Time kForever = std::numeric_limits<sim::Time>::max();
 
-// Runs a pgbench load to its end: -t until every client is done (checked
-// each progress period), -T for its duration.
-void run_to_end(sim::Simulator& sim, pgbench::Pgbench& bench, const pgbench::PgbenchConfig& load,
+// Runs a pgbench load to its end: -t until every client is done, -T for its
+// duration, one progress period at a time, so that a stop request (a signal,
+// --max-wall) ends it after the current interval's rows. Returns false then.
+bool run_to_end(sim::Simulator& sim, pgbench::Pgbench& bench, const pgbench::PgbenchConfig& load,
                 sim::Duration period) {
   if (load.transactions > 0) {
-    while (!bench.finished()) sim.run_until(sim.now() + period);
-  } else {
-    sim.run_until(sim.now() + load.duration);
+    while (!bench.finished()) {
+      if (stop_requested() != StopReason::none) return false;
+      sim.run_until(sim.now() + period);
+    }
+    return true;
   }
+  const sim::Time end = sim.now() + load.duration;
+  for (sim::Time t = sim.now(); t < end;) {
+    if (stop_requested() != StopReason::none) return false;
+    t = std::min(end, t + period);
+    sim.run_until(t);
+  }
+  return true;
 }
 
 // progress.csv: pgbench's -P figures per interval (and the -P line on stdout).
@@ -75,6 +87,7 @@ void check_invariants(const Machine& m) {
 
 // The warmup: a pgbench run before the measured one, not counted. Its object
 // must outlive it: its last transactions may finish after it ends.
+// A stop request during the warmup leaves the measured run with no interval.
 std::unique_ptr<pgbench::Pgbench> run_warmup(Machine& m, const scenarios::Scenario& sc) {
   std::unique_ptr<pgbench::Pgbench> warmup;
   if (sc.warmup.duration > 0 || sc.warmup.transactions > 0) {
@@ -146,6 +159,7 @@ struct Recorders {
 RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path& dir, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   std::filesystem::create_directories(dir);
+  analysis::write_file_atomically(dir / "run.json", options.record);
   Machine m(sc, dir / "postgres.log");
   sim::Simulator& sim = m.sim;
   m.server.start();
@@ -163,8 +177,8 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
 
   bench.start(by_count ? kForever : origin + load.duration);
   rec.sampler.start(origin);
-  run_to_end(sim, bench, load, load.progress);
-  if (by_count) rec.sampler.close_partial();
+  const bool ran_to_end = run_to_end(sim, bench, load, load.progress);
+  if (by_count && ran_to_end) rec.sampler.close_partial();
   rec.stop();
   const sim::Time finished = sim.now();
   check_invariants(m);
@@ -183,10 +197,12 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   outcome.events = static_cast<std::int64_t>(sim.events_processed());
   outcome.simulated_seconds = sim::to_seconds(finished);
   const nlohmann::ordered_json wait_totals = rec.waits.summary_json();
-  const MeasuredRun run{total, measured_s, report, wait_totals};
-  write_summary(dir, sc, run, outcome, m);
+  if (!ran_to_end) outcome.stopped_by = stop_requested();
+  const MeasuredRun run{total, measured_s, report, wait_totals,
+                        ran_to_end ? std::string() : stop_description(outcome.stopped_by)};
   outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   write_perf(dir, outcome, run);
+  write_summary(dir, sc, run, outcome, m);  // last: its "complete" vouches for every other file
   return outcome;
 }
 

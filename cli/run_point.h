@@ -1,16 +1,21 @@
 // cli/run_point.h
 //
 // Runs one resolved scenario (one grid point) from start to finish and writes
-// its folder: progress.csv, system.csv, postgres.log, summary.json (all pure
-// functions of the scenario and its seed) and perf.json (wall-clock figures).
+// its folder: run.json (first), progress.csv, system.csv, waits.csv,
+// io_layers.csv, postgres.log, perf.json (wall-clock figures) and summary.json
+// (last). All but perf.json are pure functions of the scenario and its seed.
+// A stop request ends the run after the current interval: its rows are
+// committed and summary.json says "complete": false.
 // This is the composition root: the only place that wires the layers together.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <string>
 
 #include "analysis/stability.h"
+#include "cli/stop.h"
 #include "scenarios/scenario.h"
 
 namespace ckptsim::cli {
@@ -19,6 +24,7 @@ struct RunOptions {
   bool print_progress = false;              // pgbench -P lines on stdout
   double threshold = 10.0;                  // tps below which a second counts as a stall
   std::atomic<double>* fraction = nullptr;  // simulated progress 0..1, for a progress bar
+  std::string record;                       // run.json: the recorded settings (run_folder.h)
 };
 
 struct RunOutcome {
@@ -26,6 +32,7 @@ struct RunOutcome {
   std::int64_t events = 0;
   double simulated_seconds = 0;
   double wall_seconds = 0;
+  StopReason stopped_by = StopReason::none;  // none: the run went to its end
 };
 
 RunOutcome run_point(const scenarios::Scenario& scenario, const std::filesystem::path& dir,

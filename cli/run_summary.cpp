@@ -19,6 +19,10 @@ double peak_memory_mb() {
   return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in kB on Linux
 }
 
+double per_second(double count, double seconds) { return seconds > 0 ? count / seconds : 0.0; }
+
+}  // namespace
+
 json stability_json(const analysis::Stability& s) {
   return {{"tps_mean", s.tps_mean},       {"tps_stddev", s.tps_stddev}, {"threshold", s.threshold},
           {"pct_below_threshold", s.pct_below_threshold},
@@ -27,14 +31,29 @@ json stability_json(const analysis::Stability& s) {
           {"late_pct", s.late_pct}};
 }
 
-double per_second(double count, double seconds) { return seconds > 0 ? count / seconds : 0.0; }
-
-}  // namespace
+analysis::Stability stability_from_json(const nlohmann::json& j) {
+  analysis::Stability s;
+  s.tps_mean = j.at("tps_mean").get<double>();
+  s.tps_stddev = j.at("tps_stddev").get<double>();
+  s.threshold = j.at("threshold").get<double>();
+  s.pct_below_threshold = j.at("pct_below_threshold").get<double>();
+  s.tps_min = j.at("tps_min").get<double>();
+  s.tps_q1 = j.at("tps_q1").get<double>();
+  s.tps_median = j.at("tps_median").get<double>();
+  s.tps_q3 = j.at("tps_q3").get<double>();
+  s.tps_max = j.at("tps_max").get<double>();
+  s.skipped_pct = j.at("skipped_pct").get<double>();
+  s.late_pct = j.at("late_pct").get<double>();
+  return s;
+}
 
 void write_summary(const std::filesystem::path& dir, const scenarios::Scenario& sc, const MeasuredRun& run,
                    const RunOutcome& outcome, const Machine& machine) {
   const pgbench::TransactionSums& total = run.total;
   json summary;
+  // A stopped run's figures cover only the intervals it ran: no reader may take them for the run's.
+  summary["complete"] = run.stopped_by.empty();
+  if (!run.stopped_by.empty()) summary["stopped_by"] = run.stopped_by;
   summary["settings"] = sc.resolved;
   summary["pgbench"] = {{"transactions", total.transactions},
                         {"tps", per_second(static_cast<double>(total.transactions), run.duration_s)},

@@ -21,7 +21,12 @@ struct MeasuredRun {
   double duration_s;
   const std::string& report;  // pgbench's final summary text
   const nlohmann::ordered_json& waits;  // BackendWaits::summary_json
+  std::string stopped_by;               // empty for a run that went to its end
 };
+
+// summary.json's "stability" object, and back (doubles round-trip exactly).
+nlohmann::ordered_json stability_json(const analysis::Stability& s);
+analysis::Stability stability_from_json(const nlohmann::json& j);
 
 void write_summary(const std::filesystem::path& dir, const scenarios::Scenario& scenario, const MeasuredRun& run,
                    const RunOutcome& outcome, const Machine& machine);

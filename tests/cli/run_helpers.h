@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -50,6 +51,18 @@ inline CommandResult run_ckptsim(const std::string& args, const TempDir& tmp) {
 
 inline void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
+}
+
+// Every file under `dir` but perf.json (wall-clock figures) and plots, by relative path.
+inline std::map<std::string, std::string> outputs(const std::filesystem::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file()) continue;
+    const auto ext = entry.path().extension();
+    if (entry.path().filename() == "perf.json" || ext == ".png" || ext == ".svg" || ext == ".gp") continue;
+    files[std::filesystem::relative(entry.path(), dir).string()] = slurp(entry.path());
+  }
+  return files;
 }
 
 }  // namespace ckptsim::testing

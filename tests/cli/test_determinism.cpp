@@ -1,8 +1,6 @@
 // Every output but perf.json is a pure function of the scenario and its seed.
 #include <doctest/doctest.h>
 
-#include <map>
-
 #include "tests/cli/run_helpers.h"
 
 using namespace ckptsim::testing;
@@ -19,20 +17,6 @@ const char* kGrid = R"({
   "seed": 42
 })";
 
-// Every file under `dir` but perf.json and plots, by relative path.
-std::map<std::string, std::string> outputs(const fs::path& dir) {
-  std::map<std::string, std::string> files;
-  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (!entry.is_regular_file()) continue;
-    const std::string name = entry.path().filename().string();
-    if (name == "perf.json" || entry.path().extension() == ".png" || entry.path().extension() == ".svg" ||
-        entry.path().extension() == ".gp")
-      continue;
-    files[fs::relative(entry.path(), dir).string()] = slurp(entry.path());
-  }
-  return files;
-}
-
 }  // namespace
 
 TEST_CASE("a grid with --jobs 1 and --jobs 2 gives byte-identical files") {
@@ -43,7 +27,7 @@ TEST_CASE("a grid with --jobs 1 and --jobs 2 gives byte-identical files") {
   REQUIRE(a.exit_code == 0);
   REQUIRE(b.exit_code == 0);
   const auto fa = outputs(tmp / "a"), fb = outputs(tmp / "b");
-  CHECK(fa.size() == 4 * 6 + 2);  // 4 points x (progress, system, waits, io_layers, log, summary) + summary.csv + report.txt
+  CHECK(fa.size() == 4 * 7 + 2);  // 4 points x (run.json, progress, system, waits, io_layers, log, summary) + summary.csv + report.txt
   CHECK(fa == fb);
   CHECK(fs::exists(tmp / "a" / "clients=2,device=nvme" / "progress.csv"));
   const std::string summary = slurp(tmp / "a" / "summary.csv");

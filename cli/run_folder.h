@@ -1,0 +1,56 @@
+// cli/run_folder.h
+//
+// An output folder holds the files of exactly one run (or one grid), never a
+// mix of two. The rule, chosen over an --overwrite flag:
+// - a run goes into a folder that is new, empty, or holds nothing but
+//   ckptsim's outputs (an earlier run, an earlier grid, temporaries of a killed
+//   one); those outputs are replaced as a whole;
+// - a folder holding anything else is refused, because ckptsim never deletes
+//   a file that it did not write;
+// - a grid resumes: a point folder whose summary.json says "complete": true
+//   and whose run.json (the ckptsim version, the --threshold and the point's
+//   resolved settings) equals the new point's is kept as it is; every other
+//   point is run again from an emptied folder.
+//
+// run.json is written when a point starts, summary.json last of all its files
+// (with "complete": false when the run was stopped), so a folder is complete
+// only when every file was committed.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/stability.h"
+#include "scenarios/scenario.h"
+
+namespace ckptsim::cli {
+
+// The recorded settings of one point: the text of its run.json.
+std::string run_record(const scenarios::Scenario& scenario, double threshold);
+
+// What a kept point contributes to its grid, read back from its folder.
+struct KeptPoint {
+  analysis::Stability stability;
+  std::int64_t events = 0;
+  double simulated_seconds = 0;
+};
+
+// The folder of a run that went to its end with these recorded settings, or nullopt.
+std::optional<KeptPoint> complete_run(const std::filesystem::path& dir, const std::string& record);
+
+// Empties `out` of an earlier run's files (keeping the grid points whose
+// record is in `keep`, by folder name) and returns, per point, whether it is
+// kept. Throws FolderRefused for a folder holding other files.
+struct FolderRefused : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+std::vector<std::optional<KeptPoint>> prepare_output(const std::filesystem::path& out,
+                                                     const std::vector<std::string>& point_names,
+                                                     const std::vector<std::string>& records, bool grid);
+
+// True for a temporary name AtomicFile leaves behind: "<name>.tmp.<pid>.<n>".
+bool is_temporary_name(const std::string& name);
+
+}  // namespace ckptsim::cli

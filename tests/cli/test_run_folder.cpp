@@ -1,0 +1,235 @@
+// An output folder holds one run's files: replaced as a whole, refused when it
+// holds someone else's, resumed point by point, and never left half-written
+// by a signal, a kill or --max-wall (cli/run_folder.h, cli/stop.h).
+#include <doctest/doctest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/run_folder.h"
+#include "tests/cli/run_helpers.h"
+
+extern char** environ;
+
+using namespace ckptsim::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Four points of about a quarter of a wall-clock second each, with an aggregate log.
+const char* kGrid = R"({
+  "hardware": {"cpus": 2, "ram": "1GB", "device": "hdd-7200-sata"},
+  "postgres": {"shared_buffers": "64MB", "checkpoint_timeout": "30s"},
+  "pgbench": {"scale": 20, "clients": 2, "duration": "60s", "aggregate_interval": "5s"},
+  "warmup": {"duration": "5s"},
+  "grid": {"pgbench.clients": [1, 2], "postgres.checkpoint_sorting": [true, false]},
+  "seed": 7
+})";
+
+const char* kSingle = R"({
+  "hardware": {"cpus": 2, "ram": "1GB", "device": "nvme"},
+  "postgres": {"shared_buffers": "64MB"},
+  "pgbench": {"scale": 10, "clients": 2, "duration": "20s"},
+  "seed": 3
+})";
+
+nlohmann::json summary_of(const fs::path& dir) { return nlohmann::json::parse(slurp(dir / "summary.json")); }
+
+int progress_rows(const fs::path& dir) {
+  const std::string csv = slurp(dir / "progress.csv");
+  return static_cast<int>(std::count(csv.begin(), csv.end(), '\n')) - 1;
+}
+
+std::vector<std::string> temporaries_under(const fs::path& dir) {
+  std::vector<std::string> found;
+  for (const auto& entry : fs::recursive_directory_iterator(dir))
+    if (ckptsim::cli::is_temporary_name(entry.path().filename().string())) found.push_back(entry.path().string());
+  return found;
+}
+
+// Starts ckptsim with its output thrown away; returns the child's pid.
+pid_t spawn_ckptsim(const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  std::string binary = CKPTSIM_BINARY;
+  argv.push_back(binary.data());
+  std::vector<std::string> copies = args;
+  for (auto& a : copies) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, binary.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  REQUIRE(rc == 0);
+  return pid;
+}
+
+// The child's exit code, or 128 + the signal that killed it.
+int wait_for(pid_t pid) {
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+TEST_CASE("a rerun into a folder replaces the earlier run's files as a whole") {
+  TempDir tmp("folder-replace");
+  write_text(tmp / "s.json", kSingle);
+  const std::string run = "run " + (tmp / "s.json").string() + " --quiet --out " + (tmp / "r").string();
+  REQUIRE(run_ckptsim(run + " --set pgbench.aggregate_interval=5s", tmp).exit_code == 0);
+  REQUIRE(fs::exists(tmp / "r" / "pgbench_log.1"));
+  write_text(tmp / "r" / "progress.csv.tmp.99999.7", "left by a killed run");
+
+  REQUIRE(run_ckptsim(run + " --set pgbench.duration=5s", tmp).exit_code == 0);
+  CHECK_FALSE(fs::exists(tmp / "r" / "pgbench_log.1"));  // the first run's, so gone
+  CHECK_FALSE(fs::exists(tmp / "r" / "progress.csv.tmp.99999.7"));
+  CHECK(progress_rows(tmp / "r") == 5);
+  CHECK(summary_of(tmp / "r")["pgbench"]["duration_s"] == 5.0);
+
+  SUBCASE("a single run into an earlier grid's folder leaves no point folder") {
+    write_text(tmp / "g.json", kGrid);
+    const std::string grid = "run " + (tmp / "g.json").string() + " --quiet --set pgbench.duration=5s --out " +
+                             (tmp / "r").string();
+    REQUIRE(run_ckptsim(grid, tmp).exit_code == 0);
+    REQUIRE(fs::exists(tmp / "r" / "summary.csv"));
+    REQUIRE(run_ckptsim(run, tmp).exit_code == 0);
+    CHECK_FALSE(fs::exists(tmp / "r" / "summary.csv"));
+    CHECK_FALSE(fs::exists(tmp / "r" / "clients=1,checkpoint_sorting=true"));
+  }
+}
+
+TEST_CASE("a folder holding files that ckptsim did not write is refused and left alone") {
+  TempDir tmp("folder-refuse");
+  write_text(tmp / "s.json", kSingle);
+  fs::create_directories(tmp / "r" / "mine");
+  write_text(tmp / "r" / "mine" / "data.bin", "the user's");
+  write_text(tmp / "r" / "notes.txt", "keep me");
+  const auto result = run_ckptsim("run " + (tmp / "s.json").string() + " --quiet --out " + (tmp / "r").string(), tmp);
+  CHECK(result.exit_code == 2);
+  CHECK(result.err.find("\"mine\", \"notes.txt\" that ckptsim did not write") != std::string::npos);
+  CHECK(slurp(tmp / "r" / "notes.txt") == "keep me");
+  CHECK_FALSE(fs::exists(tmp / "r" / "summary.json"));
+}
+
+TEST_CASE("every file a grid leaves is one that a rerun knows to replace") {
+  TempDir tmp("folder-known");
+  write_text(tmp / "g.json", kGrid);
+  const std::string grid = "run " + (tmp / "g.json").string() + " --quiet --out " + (tmp / "g").string();
+  REQUIRE(run_ckptsim(grid + " --set pgbench.duration=5s", tmp).exit_code == 0);
+  // If any file were unknown, the rerun would refuse the folder as foreign.
+  const auto again = run_ckptsim(grid + " --set pgbench.duration=4s", tmp);
+  CHECK(again.exit_code == 0);
+  CHECK(again.err == "");
+  CHECK(progress_rows(tmp / "g" / "clients=2,checkpoint_sorting=false") == 4);
+}
+
+TEST_CASE("a grid resumes only the points whose recorded settings are the same") {
+  TempDir tmp("folder-resume");
+  write_text(tmp / "g.json", kGrid);
+  const std::string grid =  // not --quiet: the kept points are reported on stderr
+      "run " + (tmp / "g.json").string() + " --set pgbench.duration=5s --out " + (tmp / "g").string();
+  REQUIRE(run_ckptsim(grid, tmp).exit_code == 0);
+  const auto first = outputs(tmp / "g");
+
+  const auto same = run_ckptsim(grid, tmp);
+  CHECK(same.exit_code == 0);
+  CHECK(same.err.find("kept 4 of 4 points") != std::string::npos);
+  CHECK(outputs(tmp / "g") == first);
+
+  // A point whose summary.json was lost, or whose run.json says otherwise, runs again.
+  fs::remove(tmp / "g" / "clients=1,checkpoint_sorting=false" / "summary.json");
+  write_text(tmp / "g" / "clients=2,checkpoint_sorting=true" / "run.json", "{}\n");
+  const auto two = run_ckptsim(grid, tmp);
+  CHECK(two.err.find("kept 2 of 4 points") != std::string::npos);
+  CHECK(outputs(tmp / "g") == first);
+
+  // Another threshold changes every summary's stability figures: nothing is kept.
+  const auto other = run_ckptsim(grid + " --threshold 50", tmp);
+  CHECK(other.err.find("kept") == std::string::npos);
+  CHECK(summary_of(tmp / "g" / "clients=1,checkpoint_sorting=true")["stability"]["threshold"] == 50.0);
+}
+
+TEST_CASE("--max-wall and SIGINT stop a run after whole intervals and mark it partial") {
+  TempDir tmp("folder-stop");
+  write_text(tmp / "s.json", kSingle);
+  const std::string base = (tmp / "s.json").string();
+
+  SUBCASE("--max-wall") {
+    const auto r = run_ckptsim("run " + base + " --quiet --set pgbench.duration=100000s --max-wall 0.5 --out " +
+                                   (tmp / "r").string(),
+                               tmp);
+    CHECK(r.exit_code == 3);
+    CHECK(r.err.find("stopped by --max-wall") != std::string::npos);
+  }
+  SUBCASE("SIGINT") {
+    const pid_t pid = spawn_ckptsim({"run", base, "--quiet", "--set", "pgbench.duration=100000s", "--out",
+                                     (tmp / "r").string()});
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    ::kill(pid, SIGINT);
+    CHECK(wait_for(pid) == 128 + SIGINT);
+  }
+  const auto summary = summary_of(tmp / "r");
+  CHECK(summary["complete"] == false);
+  const int rows = progress_rows(tmp / "r");
+  CHECK(rows > 0);
+  CHECK(rows < 100000);
+  CHECK(summary["pgbench"]["duration_s"] == doctest::Approx(rows));  // whole 1 s intervals only
+  CHECK(temporaries_under(tmp / "r").empty());
+  CHECK_FALSE(fs::exists(tmp / "r" / "tps.png"));  // no plot of a partial series
+}
+
+TEST_CASE("a grid killed at random moments, then rerun, gives an uninterrupted run's files") {
+  TempDir tmp("folder-kill");
+  write_text(tmp / "g.json", kGrid);
+  const std::string scenario = (tmp / "g.json").string();
+  const auto started = std::chrono::steady_clock::now();
+  REQUIRE(run_ckptsim("run " + scenario + " --quiet --jobs 2 --out " + (tmp / "ref").string(), tmp).exit_code == 0);
+  const auto reference = outputs(tmp / "ref");
+  const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+
+  // Kill moments spread over the first 60% of an uninterrupted run, however fast this machine is.
+  std::mt19937 random(20261203);
+  std::uniform_real_distribution<double> delay_ms(0.02 * wall_ms, 0.6 * wall_ms);
+  int interrupted = 0;
+  for (int trial = 0; trial < 6; ++trial) {
+    const int signal = trial % 2 == 0 ? SIGKILL : SIGINT;
+    const pid_t pid = spawn_ckptsim({"run", scenario, "--quiet", "--jobs", "2", "--out", (tmp / "g").string()});
+    std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(delay_ms(random)));
+    ::kill(pid, signal);
+    const int code = wait_for(pid);
+    CAPTURE(trial);
+    CHECK((code == 128 + signal || code == 0));  // 0: it finished first
+    interrupted += code != 0;
+    // Whatever a point folder claims to be complete is exactly the reference's.
+    for (const auto& entry : fs::directory_iterator(tmp / "g")) {
+      if (!entry.is_directory() || !fs::exists(entry.path() / "summary.json")) continue;
+      if (summary_of(entry.path())["complete"] != true) continue;
+      const std::string point = entry.path().filename().string();
+      for (const auto& file : {"summary.json", "progress.csv", "system.csv", "pgbench_log.1"}) {
+        CAPTURE(point);
+        CAPTURE(file);
+        CHECK(slurp(entry.path() / file) == reference.at(point + "/" + file));
+      }
+    }
+    if (code == 0) fs::remove_all(tmp / "g");  // the next kill meets a fresh run, not a finished grid
+  }
+  CHECK(interrupted >= 2);  // the kills mostly landed mid-run, so the test tests something
+  const auto rerun = run_ckptsim("run " + scenario + " --quiet --jobs 2 --out " + (tmp / "g").string(), tmp);
+  REQUIRE(rerun.exit_code == 0);
+  CHECK(outputs(tmp / "g") == reference);
+  CHECK(temporaries_under(tmp / "g").empty());
+  CHECK(fs::exists(tmp / "g" / "tps-grid.png") == fs::exists(tmp / "ref" / "tps-grid.png"));
+}
