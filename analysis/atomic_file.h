@@ -11,8 +11,8 @@
 // power loss, which simulation outputs rarely need and which costs a disk
 // flush per file. When on, the file and then its folder are synced.
 //
-// Left out: cleaning temporaries left by a process that died with SIGKILL
-// (nothing runs to remove them; their names say which pid left them).
+// A process killed with SIGKILL leaves its temporaries (their names say which
+// pid left them); the next run into that folder removes them (cli/run_folder.h).
 #pragma once
 
 #include <filesystem>

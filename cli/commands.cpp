@@ -11,6 +11,7 @@
 
 #include "analysis/csv.h"
 #include "analysis/stability.h"
+#include "cli/memory_estimate.h"
 #include "cli/run_folder.h"
 #include "cli/run_plan.h"
 #include "cli/run_summary.h"
@@ -44,6 +45,10 @@ int command_run(const RunArgs& args) {
   if (out.empty()) {
     const std::filesystem::path source = args.scenario.empty() ? default_scenario() : std::filesystem::path(args.scenario);
     out = std::filesystem::path("out") / source.stem();
+  }
+  if (const auto refusal = memory_refusal(*plan, args.jobs, host_available_mb())) {
+    std::cerr << "error: " << *refusal << '\n';
+    return 2;
   }
   install_stop_handlers();
   if (args.max_wall_s > 0) set_wall_budget(std::chrono::duration<double>(args.max_wall_s));
