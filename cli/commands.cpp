@@ -46,6 +46,26 @@ int command_run(const RunArgs& args) {
     const std::filesystem::path source = args.scenario.empty() ? default_scenario() : std::filesystem::path(args.scenario);
     out = std::filesystem::path("out") / source.stem();
   }
+  std::optional<sim::Duration> crash_at;
+  if (!args.crash_at.empty()) {
+    std::string expected;
+    crash_at = scenarios::parse_duration(nlohmann::json(args.crash_at), sim::kSecond, &expected);
+    if (!crash_at || *crash_at <= 0) {
+      std::cerr << "error: --crash-at: \"" << args.crash_at << "\" "
+                << (crash_at ? std::string("is not after the run's start (expected a duration above 0)") : expected)
+                << '\n';
+      return 2;
+    }
+    for (const auto& point : plan->points) {
+      const auto& load = point.scenario.pgbench;
+      if (load.transactions == 0 && *crash_at > load.duration) {
+        std::cerr << "error: --crash-at " << scenarios::format_duration(*crash_at) << " is after the run's end ("
+                  << scenarios::format_duration(load.duration) << " of /pgbench/duration"
+                  << (plan->is_grid() ? " at point " + point.name : std::string()) << ")\n";
+        return 2;
+      }
+    }
+  }
   if (const auto refusal = memory_refusal(*plan, args.jobs, host_available_mb())) {
     std::cerr << "error: " << *refusal << '\n';
     return 2;
@@ -53,7 +73,8 @@ int command_run(const RunArgs& args) {
   install_stop_handlers();
   if (args.max_wall_s > 0) set_wall_budget(std::chrono::duration<double>(args.max_wall_s));
   try {
-    return run_plan(*plan, out, {.jobs = args.jobs, .quiet = args.quiet, .threshold = args.threshold});
+    return run_plan(*plan, out,
+                    {.jobs = args.jobs, .quiet = args.quiet, .threshold = args.threshold, .crash_at = crash_at});
   } catch (const FolderRefused& e) {
     std::cerr << "error: " << e.what() << '\n';
     return 2;

@@ -23,6 +23,7 @@ struct RunArgs {
   double threshold = 10.0;
   bool quiet = false;
   std::uint64_t max_points = scenarios::kDefaultMaxPoints;
+  std::string crash_at;   // --crash-at: a duration into the measured run ("" : none)
   double max_wall_s = 0;  // 0: no limit; else stop as SIGINT does after this many wall-clock seconds
 };
 

@@ -96,6 +96,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--max-points", run.max_points, "Largest grid accepted")
       ->check(kUnsigned64)
       ->capture_default_str();
+  run_cmd->add_option("--crash-at", run.crash_at,
+                      "Cut the power at this time of the measured run (e.g. 95s) and write crash.json");
   run_cmd->add_option("--max-wall", run.max_wall_s,
                       "Stop after this many wall-clock seconds, as Ctrl-C does (the folder is marked partial)")
       ->check(kPositiveSeconds);

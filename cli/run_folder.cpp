@@ -75,9 +75,10 @@ bool is_temporary_name(const std::string& name) {
   return std::regex_match(name, pattern);
 }
 
-std::string run_record(const scenarios::Scenario& scenario, double threshold) {
-  const nlohmann::ordered_json record = {
-      {"ckptsim_version", CKPTSIM_VERSION}, {"threshold", threshold}, {"settings", scenario.resolved}};
+std::string run_record(const scenarios::Scenario& scenario, double threshold, std::optional<sim::Duration> crash_at) {
+  nlohmann::ordered_json record = {{"ckptsim_version", CKPTSIM_VERSION}, {"threshold", threshold}};
+  if (crash_at) record["crash_at_s"] = sim::to_seconds(*crash_at);
+  record["settings"] = scenario.resolved;
   return record.dump(2) + "\n";
 }
 

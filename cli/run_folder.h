@@ -28,7 +28,8 @@
 namespace ckptsim::cli {
 
 // The recorded settings of one point: the text of its run.json.
-std::string run_record(const scenarios::Scenario& scenario, double threshold);
+std::string run_record(const scenarios::Scenario& scenario, double threshold,
+                       std::optional<sim::Duration> crash_at = std::nullopt);
 
 // What a kept point contributes to its grid, read back from its folder.
 struct KeptPoint {

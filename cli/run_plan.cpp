@@ -82,7 +82,7 @@ int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, cons
   std::vector<std::string> names, records;
   for (const auto& point : plan.points) {
     names.push_back(point.name);
-    records.push_back(run_record(point.scenario, options.threshold));
+    records.push_back(run_record(point.scenario, options.threshold, options.crash_at));
   }
   const std::vector<std::optional<KeptPoint>> kept = prepare_output(out, names, records, !single);
 
@@ -101,7 +101,8 @@ int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, cons
         ran[i] = 1;
       } else if (stop_requested() == StopReason::none) {
         RunOptions run{.print_progress = single && !options.quiet, .threshold = options.threshold,
-                       .fraction = &fractions[i], .record = records[i]};
+                       .fraction = &fractions[i], .record = records[i],
+                       .crash_at = options.crash_at};
         try {
           outcomes[i] = run_point(plan.points[i].scenario, dir_of(i), run);
           ran[i] = outcomes[i].stopped_by == StopReason::none;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 
 #include "scenarios/scenario.h"
 
@@ -16,6 +17,7 @@ struct PlanOptions {
   int jobs = 1;
   bool quiet = false;
   double threshold = 10.0;
+  std::optional<sim::Duration> crash_at;  // --crash-at, for every point
 };
 
 // Returns the process exit code (0 when every point ran).

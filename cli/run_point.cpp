@@ -11,6 +11,7 @@
 
 #include "cli/aggregate_log.h"
 #include "cli/backend_waits.h"
+#include "cli/crash_report.h"
 #include "cli/machine.h"
 #include "cli/run_summary.h"
 #include "cli/stop.h"
@@ -28,16 +29,17 @@ constexpr sim::Time kForever = std::numeric_limits<sim::Time>::max();
 // Runs a pgbench load to its end: -t until every client is done, -T for its
 // duration, one progress period at a time, so that a stop request (a signal,
 // --max-wall) ends it after the current interval's rows. Returns false then.
+// `crash_at`, if not kForever, ends it there (a power loss).
 bool run_to_end(sim::Simulator& sim, pgbench::Pgbench& bench, const pgbench::PgbenchConfig& load,
-                sim::Duration period) {
+                sim::Duration period, sim::Time crash_at = kForever) {
   if (load.transactions > 0) {
-    while (!bench.finished()) {
+    while (!bench.finished() && sim.now() < crash_at) {
       if (stop_requested() != StopReason::none) return false;
-      sim.run_until(sim.now() + period);
+      sim.run_until(std::min(crash_at, sim.now() + period));
     }
     return true;
   }
-  const sim::Time end = sim.now() + load.duration;
+  const sim::Time end = std::min(crash_at, sim.now() + load.duration);
   for (sim::Time t = sim.now(); t < end;) {
     if (stop_requested() != StopReason::none) return false;
     t = std::min(end, t + period);
@@ -161,6 +163,7 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   std::filesystem::create_directories(dir);
   analysis::write_file_atomically(dir / "run.json", options.record);
   Machine m(sc, dir / "postgres.log");
+  if (options.crash_at) m.server.wal().track_acknowledged_commits();  // from the first commit on
   sim::Simulator& sim = m.sim;
   m.server.start();
   const std::unique_ptr<pgbench::Pgbench> warmup = run_warmup(m, sc);
@@ -177,8 +180,10 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
 
   bench.start(by_count ? kForever : origin + load.duration);
   rec.sampler.start(origin);
-  const bool ran_to_end = run_to_end(sim, bench, load, load.progress);
-  if (by_count && ran_to_end) rec.sampler.close_partial();
+  const sim::Time crash_at = options.crash_at ? origin + *options.crash_at : kForever;
+  const bool ran_to_end = run_to_end(sim, bench, load, load.progress, crash_at);
+  if (by_count && ran_to_end && !options.crash_at) rec.sampler.close_partial();
+  if (ran_to_end && options.crash_at) write_crash_report(dir, sc, m, sim::to_seconds(*options.crash_at));
   rec.stop();
   const sim::Time finished = sim.now();
   check_invariants(m);
@@ -199,7 +204,8 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   const nlohmann::ordered_json wait_totals = rec.waits.summary_json();
   if (!ran_to_end) outcome.stopped_by = stop_requested();
   const MeasuredRun run{total, measured_s, report, wait_totals,
-                        ran_to_end ? std::string() : stop_description(outcome.stopped_by)};
+                        ran_to_end ? std::string() : stop_description(outcome.stopped_by),
+                        options.crash_at ? std::optional<double>(sim::to_seconds(*options.crash_at)) : std::nullopt};
   outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   write_perf(dir, outcome, run);
   write_summary(dir, sc, run, outcome, m);  // last: its "complete" vouches for every other file

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "analysis/stability.h"
@@ -25,6 +26,7 @@ struct RunOptions {
   double threshold = 10.0;                  // tps below which a second counts as a stall
   std::atomic<double>* fraction = nullptr;  // simulated progress 0..1, for a progress bar
   std::string record;                       // run.json: the recorded settings (run_folder.h)
+  std::optional<sim::Duration> crash_at;    // --crash-at: a power loss then (crash_report.h)
 };
 
 struct RunOutcome {

@@ -54,6 +54,7 @@ void write_summary(const std::filesystem::path& dir, const scenarios::Scenario& 
   // A stopped run's figures cover only the intervals it ran: no reader may take them for the run's.
   summary["complete"] = run.stopped_by.empty();
   if (!run.stopped_by.empty()) summary["stopped_by"] = run.stopped_by;
+  if (run.crash_at_s) summary["crash_at_s"] = *run.crash_at_s;  // the figures end at the power loss
   summary["settings"] = sc.resolved;
   summary["pgbench"] = {{"transactions", total.transactions},
                         {"tps", per_second(static_cast<double>(total.transactions), run.duration_s)},

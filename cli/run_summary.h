@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "cli/machine.h"
@@ -22,6 +23,7 @@ struct MeasuredRun {
   const std::string& report;  // pgbench's final summary text
   const nlohmann::ordered_json& waits;  // BackendWaits::summary_json
   std::string stopped_by;               // empty for a run that went to its end
+  std::optional<double> crash_at_s;     // --crash-at: the run ended in a power loss there
 };
 
 // summary.json's "stability" object, and back (doubles round-trip exactly).

@@ -62,6 +62,8 @@ class ControllerCache final : public Device, private CommandOwner {
   int outstanding() const override { return outstanding_; }
 
   std::int64_t dirty_bytes() const { return dirty_bytes_; }
+  // The battery keeps the cache's own data; what it destaged may sit in the array's volatile caches.
+  void volatile_ranges(std::vector<SectorRange>& out) const override { array_->volatile_ranges(out); }
   std::int64_t dirty_extents() const { return static_cast<std::int64_t>(dirty_.size()); }
   int destages_in_flight() const { return destaging_; }
   Device& array() { return *array_; }

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include <boost/intrusive/list_hook.hpp>
 
@@ -69,6 +70,12 @@ struct DeviceInfo {
   std::int64_t capacity_bytes = 0;
 };
 
+// A run of sectors [sector, sector + sectors).
+struct SectorRange {
+  std::int64_t sector = 0;
+  std::int64_t sectors = 0;
+};
+
 class Device {
  public:
   virtual ~Device() = default;
@@ -79,6 +86,10 @@ class Device {
   virtual void submit(Command& command) = 0;
   // Commands received and not yet completed.
   virtual int outstanding() const = 0;
+  // Power loss: the ranges whose writes this device acknowledged but holds
+  // only in a volatile cache, so that they would be lost if power failed now
+  // (appended to `out`, in no order). A device without one adds nothing.
+  virtual void volatile_ranges(std::vector<SectorRange>& out) const { (void)out; }
 };
 
 }  // namespace ckptsim::disk

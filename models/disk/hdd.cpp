@@ -266,4 +266,10 @@ void Hdd::finished(Command& c) {
   c.owner->command_completed(c);
 }
 
+void Hdd::volatile_ranges(std::vector<SectorRange>& out) const {
+  for (const HddWriteCache::Extent& e : cache_.extents()) {
+    if (e.used) out.push_back({e.sector, e.bytes / kSectorBytes});
+  }
+}
+
 }  // namespace ckptsim::disk

@@ -67,6 +67,8 @@ class Hdd final : public Device {
   const SeekCurve& seek_curve() const { return seek_; }
   const HddGeometry& geometry() const { return geometry_; }
   std::int64_t dirty_bytes() const { return cache_.dirty_bytes(); }
+  // The write cache's dirty extents, destaging ones included (not on the platters until they end).
+  void volatile_ranges(std::vector<SectorRange>& out) const override;
   // Rotational wait from time t until the byte's sector is under the head.
   sim::Duration rotational_wait(std::int64_t byte, sim::Time t) const;
 

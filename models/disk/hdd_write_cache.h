@@ -42,6 +42,7 @@ class HddWriteCache {
   bool holds_up_to(std::uint64_t seq) const;
 
   std::vector<Extent>& extents() { return extents_; }
+  const std::vector<Extent>& extents() const { return extents_; }
   std::int64_t dirty_bytes() const { return dirty_bytes_; }
   int dirty_extents() const { return used_; }
   int idle_extents() const { return used_ - destaging_; }  // dirty and not yet destaging

@@ -42,6 +42,11 @@ class Raid1 final : public Device, private CommandOwner {
   int outstanding() const override { return outstanding_; }
 
   Device& member(int index) { return *members_[static_cast<std::size_t>(index)]; }
+  // A block held volatile by either member: after a power loss md resyncs from
+  // one member, which may be the one that lost it, so both must have it on media.
+  void volatile_ranges(std::vector<SectorRange>& out) const override {
+    for (const auto& m : members_) m->volatile_ranges(out);
+  }
   int members() const { return static_cast<int>(members_.size()); }
   // Reads sent to each member so far.
   std::int64_t reads_sent(int index) const { return reads_sent_[static_cast<std::size_t>(index)]; }

@@ -67,6 +67,7 @@ class BlockQueue final : public disk::CommandOwner, public ElevatorHost {
   BlockQueue& operator=(const BlockQueue&) = delete;
 
   const std::string& name() const { return name_; }
+  const disk::Device& device() const { return device_; }
   const char* scheduler() const { return elevator_->name(); }
   const disk::DeviceInfo& device_info() const { return device_.info(); }
   int nr_requests() const { return nr_requests_; }

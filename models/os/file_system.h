@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "models/os/io_layer.h"
 #include "sim/process.h"
@@ -72,6 +73,16 @@ class FileSystem {
   // decides which earlier blocks gave way when they do not all fit. The
   // history of a host (pgbench -i) replayed in order; no simulated time, no I/O.
   virtual void access_before_start(FileId file, std::int64_t block, std::int64_t count) = 0;
+
+  // A power loss now (ckptsim run --crash-at): the blocks of [from, to) that
+  // are not on stable storage, ascending. That is, dirty or under writeback in
+  // the page cache (lost with RAM, or torn in flight), or acknowledged by a
+  // device that holds them only in a volatile cache. Takes no simulated time.
+  virtual std::vector<std::int64_t> unstable_blocks(FileId file, std::int64_t from, std::int64_t to) const = 0;
+  // Whether a completed fsync / fdatasync of the file made its data stable:
+  // false when its device has a volatile cache that the file system never
+  // flushes (ext4 nobarrier over a write-back cache).
+  virtual bool fsync_is_durable(FileId file) const = 0;
 };
 
 }  // namespace ckptsim::os

@@ -76,6 +76,8 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
   sim::Task<> fadvise_dontneed(OsTask& task, FileId file, std::int64_t block, std::int64_t count) override;
   void truncate(FileId file) override;
   void access_before_start(FileId file, std::int64_t block, std::int64_t count) override;
+  std::vector<std::int64_t> unstable_blocks(FileId file, std::int64_t from, std::int64_t to) const override;
+  bool fsync_is_durable(FileId file) const override;
 
   // system.csv: dirty_mb, writeback_mb, then iostat -x per device (data_, wal_).
   void add_system_columns(sim::Table& system);

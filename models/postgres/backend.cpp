@@ -111,6 +111,7 @@ sim::Task<> Backend::commit() {
     } else {
       shared_.wal.set_async_commit_lsn(end);
     }
+    shared_.wal.commit_acknowledged(end);  // the client hears COMMIT now
     in_write_xact_ = false;
     --shared_.active_write_xacts;
   }

@@ -62,6 +62,10 @@ class Checkpointer {
   CheckpointPhase phase() const noexcept { return phase_; }
   // The redo point of the last checkpoint that completed (0: none yet).
   Lsn last_completed_redo() const noexcept { return completed_redo_; }
+  // Where recovery would start: that redo point, or the cluster's initial one before any.
+  Lsn recovery_redo() const noexcept { return prior_redo_; }
+  // The end of the checkpoint record that pg_control points to (the initial one before any).
+  Lsn last_checkpoint_record_end() const noexcept { return last_record_end_; }
   const std::vector<CheckpointRecord>& history() const noexcept { return history_; }
   // The progress figures of the running (or last) checkpoint's write phase.
   sim::Time write_phase_start() const noexcept { return write_start_; }

@@ -35,6 +35,7 @@
 #include "models/postgres/backend.h"
 #include "models/postgres/bgwriter.h"
 #include "models/postgres/checkpointer.h"
+#include "models/postgres/crash.h"
 #include "models/postgres/lmgr.h"
 #include "models/postgres/postgres_config.h"
 #include "models/postgres/stats.h"
@@ -73,6 +74,8 @@ class Server {
   void set_log_sink(std::function<void(std::string_view line)> sink);
   // Every page dirtied before the last completed checkpoint's redo point was written and fsynced.
   bool check_durability(std::string* why) const;
+  // A power loss now, as recovery would find the cluster (crash.h).
+  CrashState crash_state() const;
   const Stats& stats() const { return stats_; }
 
   // The mechanisms, for tests and the validation script.

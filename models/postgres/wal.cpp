@@ -25,6 +25,7 @@ Wal::Wal(sim::Simulator& sim, os::FileSystem& fs, const PostgresConfig& config, 
   wal_buffers_ = effective_wal_buffers(config);
   // The cluster's WAL starts in segment 1, just past its long page header.
   insert_ = written_ = flushed_ = redo_ = kWalSegmentBytes + kLongPageHeaderBytes;
+  redo_marks_.push_back({redo_, {}});
 }
 
 void Wal::create_initial_segments() {
@@ -66,7 +67,10 @@ Lsn Wal::advance(Lsn pos, std::int64_t bytes) {
 sim::Task<Lsn> Wal::insert(const PgProc& proc, int record_bytes, const Lsn* page_lsn) {
   // ReserveXLogInsertLocation, with the image decision made against the redo pointer of this instant.
   std::int64_t size = record_bytes;
-  if (page_lsn != nullptr && config_.full_page_writes && *page_lsn <= redo_) {
+  const bool first_change = page_lsn != nullptr && *page_lsn <= redo_;
+  ++records_total_;
+  first_changes_total_ += first_change;
+  if (first_change && config_.full_page_writes) {
     size += config_.wal_compression && version_.at_least(90500) ? kFullPageImageBytes / 3 : kFullPageImageBytes;
     ++stats_.wal_fpi;
   }
@@ -183,6 +187,8 @@ sim::Task<int> Wal::preallocate(const PgProc& proc) {
 Lsn Wal::set_redo_ptr() {
   // The redo point is where the next record will start (an online checkpoint's REDO location).
   redo_ = advance(insert_, 0);
+  redo_marks_.push_back({redo_, {records_total_, first_changes_total_}});
+  if (redo_marks_.size() > 8) redo_marks_.erase(redo_marks_.begin());  // recovery starts at one of the last two
   return redo_;
 }
 
@@ -258,6 +264,41 @@ sim::Task<bool> Wal::background_flush(const PgProc& proc) {
   }
   if (do_flush) last_background_flush_ = sim_.now();
   co_return true;
+}
+
+Lsn Wal::durable_lsn(Lsn from) const {
+  Lsn pos = from;
+  while (pos < written_) {
+    const std::int64_t segno = pos / kWalSegmentBytes;
+    const Lsn seg_start = segno * kWalSegmentBytes;
+    const Lsn seg_end = std::min<Lsn>(seg_start + kWalSegmentBytes, written_);
+    const os::FileId file =
+        static_cast<std::size_t>(segno) < seg_files_.size() ? seg_files_[static_cast<std::size_t>(segno)] : -1;
+    if (file < 0) return pos;
+    const std::int64_t first = (pos - seg_start) / kWalPageBytes;
+    const std::int64_t last = (seg_end - seg_start + kWalPageBytes - 1) / kWalPageBytes;
+    const std::vector<std::int64_t> unstable = fs_.unstable_blocks(file, first, last);
+    if (!unstable.empty()) {
+      const Lsn hole = std::max(pos, seg_start + unstable.front() * kWalPageBytes);
+      // XLogWrite rewrites the last partial page with the same bytes in front: a
+      // rewrite in flight leaves what an honoured fdatasync already made stable.
+      return fs_.fsync_is_durable(file) ? std::max(hole, std::min(flushed_, written_)) : hole;
+    }
+    pos = seg_end;
+  }
+  return written_;
+}
+
+Wal::SinceRedo Wal::since_redo(Lsn redo) const {
+  for (auto mark = redo_marks_.rbegin(); mark != redo_marks_.rend(); ++mark) {
+    if (mark->redo == redo) return {records_total_ - mark->at.records, first_changes_total_ - mark->at.first_changes};
+  }
+  return {records_total_, first_changes_total_};  // older than the marks kept: everything, an upper bound
+}
+
+std::int64_t Wal::acknowledged_after(Lsn lsn) const {
+  // Group commit wakes its waiters in no LSN order, so the list is not sorted: count.
+  return std::count_if(acknowledged_.begin(), acknowledged_.end(), [lsn](Lsn end) { return end > lsn; });
 }
 
 }  // namespace ckptsim::postgres

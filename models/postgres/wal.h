@@ -70,6 +70,29 @@ class Wal {
   Lsn write_lsn() const noexcept { return written_; }
   Lsn flush_lsn() const noexcept { return flushed_; }
   Lsn redo_ptr() const noexcept { return redo_; }
+
+  // For a power loss (crash.h). The WAL up to the returned LSN is on stable
+  // storage: from `from`, the first WAL block the file system does not hold
+  // stable, or write_lsn() (what never left wal_buffers is lost with RAM);
+  // never before flush_lsn() where the file system honours fdatasync.
+  Lsn durable_lsn(Lsn from) const;
+  // Records inserted since a redo point that set_redo_ptr() returned (or the
+  // initial one), and of them the first changes of a page since that point:
+  // with full_page_writes those carry an image, without they make recovery read the page.
+  struct SinceRedo {
+    std::int64_t records = 0;
+    std::int64_t first_changes = 0;
+  };
+  SinceRedo since_redo(Lsn redo) const;
+  // Commits acknowledged to a client, by commit record end, when tracking is on
+  // (only a run with --crash-at needs them: they cost 8 bytes each).
+  void track_acknowledged_commits() { tracking_commits_ = true; }
+  void commit_acknowledged(Lsn end) {
+    if (tracking_commits_) acknowledged_.push_back(end);
+  }
+  // Acknowledged commits whose record ends after `lsn`, and all of them.
+  std::int64_t acknowledged_after(Lsn lsn) const;
+  std::int64_t acknowledged_commits() const { return static_cast<std::int64_t>(acknowledged_.size()); }
   bool needs_flush(Lsn lsn) const noexcept { return lsn > flushed_; }
 
   // The checkpoint's redo point: from now on first changes carry images.
@@ -114,6 +137,15 @@ class Wal {
   Lsn flushed_;
   Lsn redo_;
   Lsn async_commit_lsn_ = 0;
+  // Cumulative since start (never reset with the statistics), and their values at each redo point.
+  std::int64_t records_total_ = 0, first_changes_total_ = 0;
+  struct RedoMark {
+    Lsn redo;
+    SinceRedo at;
+  };
+  std::vector<RedoMark> redo_marks_;
+  bool tracking_commits_ = false;
+  std::vector<Lsn> acknowledged_;  // commit record ends, in acknowledgement order
   sim::LWLock write_lock_;  // WALWriteLock
   std::vector<os::FileId> seg_files_;  // by segment number; -1: no file
   std::int64_t oldest_segno_ = 1;

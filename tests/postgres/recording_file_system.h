@@ -6,6 +6,7 @@
 // assert what reaches the OS, in which order and how often.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -73,8 +74,32 @@ class RecordingFileSystem : public os::FileSystem {
     records_.push_back(Record{sim_.now(), Call::AccessBeforeStart, 0, f, block, count});
   }
 
+  // POSIX's promise and no more: a block written after the start of the
+  // file's last completed fsync or fdatasync is not on stable storage.
+  std::vector<std::int64_t> unstable_blocks(os::FileId f, std::int64_t from, std::int64_t to) const override {
+    std::size_t synced_before = 0;  // records before this index are covered by a completed sync
+    for (const auto& [file, start] : syncs_done_)
+      if (file == f) synced_before = std::max(synced_before, start);
+    std::vector<bool> unstable(static_cast<std::size_t>(std::max<std::int64_t>(to - from, 0)), false);
+    for (std::size_t i = synced_before; i < records_.size(); ++i) {
+      const Record& r = records_[i];
+      if (r.file != f || r.call != Call::Write) continue;
+      for (std::int64_t b = std::max(r.block, from); b < std::min(r.block + r.count, to); ++b)
+        unstable[static_cast<std::size_t>(b - from)] = true;
+    }
+    std::vector<std::int64_t> out;
+    for (std::size_t i = 0; i < unstable.size(); ++i)
+      if (unstable[i]) out.push_back(from + static_cast<std::int64_t>(i));
+    return out;
+  }
+
+  bool fsync_is_durable(os::FileId) const override { return true; }
+
   const std::vector<Record>& records() const { return records_; }
-  void clear() { records_.clear(); }
+  void clear() {  // forgets the writes too: they count as stable after it
+    records_.clear();
+    syncs_done_.clear();
+  }
   bool is_wal(os::FileId f) const { return files_[static_cast<std::size_t>(f)].volume == os::Volume::Wal; }
   const std::string& name(os::FileId f) const { return files_[static_cast<std::size_t>(f)].name; }
   // Records of one kind on one volume.
@@ -99,14 +124,17 @@ class RecordingFileSystem : public os::FileSystem {
     std::int64_t blocks;
   };
   sim::Task<> call(os::OsTask& t, Call c, os::FileId f, std::int64_t block, std::int64_t count, sim::Duration d) {
+    const std::size_t index = records_.size();
     records_.push_back(Record{sim_.now(), c, t.pid, f, block, count});
     if (d > 0) co_await sim_.sleep(d);
+    if (c == Call::Fsync || c == Call::Fdatasync) syncs_done_.emplace_back(f, index);
   }
 
   sim::Simulator& sim_;
   std::deque<os::OsTask> tasks_;
   std::vector<File> files_;
   std::vector<Record> records_;
+  std::vector<std::pair<os::FileId, std::size_t>> syncs_done_;  // file, index of the sync's record
 };
 
 }  // namespace ckptsim::postgres::testing
