@@ -4,13 +4,15 @@
 // a given depth served one command at a time, in arrival order, with a
 // fixed cost per command, a positioning cost that grows with the distance
 // from the previous command (a crude seek curve) and a transfer rate.
-// `volatile_cache` only makes the block layer issue flushes (writes always
-// pay full cost here); `queued_flush = false` drains the queue as on SATA.
+// `volatile_cache` makes the block layer issue flushes (writes always pay
+// full cost here) and keeps every completed write volatile until a flush
+// completes after it; `queued_flush = false` drains the queue as on SATA.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <vector>
 
 #include "models/disk/device.h"
 #include "sim/simulator.h"
@@ -55,6 +57,9 @@ class FakeDevice final : public disk::Device {
     if (queue_.size() == 1) start();
   }
   int outstanding() const override { return static_cast<int>(queue_.size()); }
+  void volatile_ranges(std::vector<disk::SectorRange>& out) const override {
+    out.insert(out.end(), unflushed_.begin(), unflushed_.end());
+  }
 
   // The sectors of every command served, in order.
   std::deque<disk::Command> log;
@@ -81,7 +86,12 @@ class FakeDevice final : public disk::Device {
   void finish() {
     disk::Command* c = queue_.front();
     queue_.pop_front();
-    if (c->op == disk::Op::Flush) flushing_ = false;
+    if (c->op == disk::Op::Flush) {
+      flushing_ = false;
+      unflushed_.clear();
+    } else if (c->op == disk::Op::Write && config_.volatile_cache && !c->fua) {
+      unflushed_.push_back({c->sector, c->bytes / disk::kSectorBytes});
+    }
     c->device_end = sim_.now();
     log.push_back(*c);
     if (!queue_.empty()) start();
@@ -95,6 +105,7 @@ class FakeDevice final : public disk::Device {
   sim::Timer timer_;
   std::int64_t head_ = 0;
   bool flushing_ = false;
+  std::vector<disk::SectorRange> unflushed_;  // writes completed since the last flush
   std::int64_t submitted_ = 0;
 };
 
