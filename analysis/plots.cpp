@@ -27,6 +27,7 @@ namespace {
 constexpr int kWidth = 1200;
 constexpr int kHeight = 500;       // one tps plot
 constexpr int kPanelHeight = 260;  // one panel of a stacked plot
+constexpr int kGridPanelHeight = 340;  // one point of a grid's small multiples
 
 // A gnuplot single-quoted string: no escapes are processed except '' for '.
 std::string gp_quote(std::string_view text) {
@@ -67,7 +68,8 @@ std::string preamble(std::string_view what, std::string_view outputs) {
       "set grid\n"
       "set xlabel \"time (s)\"\n"
       "set ylabel \"tps\"\n"
-      "set yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\n",
+      "set yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\n"
+      "set lmargin 10\n",  // stacked panels share their x axis only if their margins match
       what, outputs);
 }
 
@@ -158,6 +160,49 @@ std::string waits_panel(const std::filesystem::path& waits_csv) {
   return text + "set key default\nset key autotitle columnhead\n";
 }
 
+// The checkpoints of a run as shading behind every later plot of the script:
+// the write phase light, the sync phase darker, a dashed line and its cause
+// at each start. A checkpoint still running at the run's end is shaded to the
+// right edge. Nothing when the run has no checkpoints.csv.
+std::string checkpoint_shading(const std::filesystem::path& checkpoints_csv) {
+  std::string text = "unset object\nunset arrow\nunset label\n";
+  if (!std::filesystem::exists(checkpoints_csv)) return text;
+  const CsvTable ckpts = read_csv(checkpoints_csv);
+  const std::size_t start = ckpts.column("start_s"), write_end = ckpts.column("write_end_s"),
+                    sync_end = ckpts.column("sync_end_s"), cause = ckpts.column("cause");
+  int object = 0;
+  for (const auto& row : ckpts.rows) {
+    const std::string to_write = row[write_end].empty() ? "graph 1" : "first " + row[write_end];
+    text += fmt::format("set object {} rect from first {}, graph 0 to {}, graph 1 behind fc rgb '#fde6c4' "
+                        "fs solid 1.0 noborder\n", ++object, row[start], to_write);
+    if (!row[sync_end].empty()) {
+      text += fmt::format("set object {} rect from first {}, graph 0 to first {}, graph 1 behind fc rgb '#f4a582' "
+                          "fs solid 1.0 noborder\n", ++object, row[write_end], row[sync_end]);
+    }
+    text += fmt::format("set arrow from first {0}, graph 0 to first {0}, graph 1 nohead dt 2 lc rgb '#b35806'\n",
+                        row[start]);
+    // Named while they stay readable; beyond a dozen the dashed lines say enough.
+    if (ckpts.rows.size() <= 12) {
+      text += fmt::format("set label {} at first {}, graph 0.97 offset 0.3,0 left font ',8' tc rgb '#b35806'\n",
+                          gp_quote("ckpt " + row[cause]), row[start]);
+    }
+  }
+  return text;
+}
+
+// p50 / p99 / max latency of each interval on a log scale: where a stall shows as seconds.
+std::string latency_panel(const std::vector<std::string>& progress_header) {
+  std::vector<std::string> series;
+  for (std::string_view column : {"latency_p50_ms", "latency_p99_ms", "latency_max_ms"}) {
+    if (has(progress_header, column)) series.push_back(series_of("progress.csv", column, column.substr(8)));
+  }
+  if (series.empty()) return {};
+  std::string text = "set title 'transaction latency per interval (log scale)'\nset ylabel 'ms'\n"
+                     "set logscale y\nset yrange [*:*]\nplot ";
+  for (std::size_t i = 0; i < series.size(); ++i) text += (i > 0 ? ", \\\n     " : "") + series[i];
+  return text + "\nunset logscale y\nset yrange [0:*]\n";
+}
+
 // p relative to folder when it lies below it, so the script does not carry this machine's paths.
 std::string relative_to(const std::filesystem::path& p, const std::filesystem::path& folder) {
   const auto rel = std::filesystem::absolute(p).lexically_normal().lexically_relative(
@@ -182,7 +227,8 @@ void plot_run(const std::filesystem::path& run_dir, const std::string& title) {
   }
   std::vector<std::string> outputs = {"tps.png", "tps.svg"};
 
-  std::string memory_panel, queue_panel, wait_panel;
+  std::string memory_panel, queue_panel, await_panel, wait_panel;
+  const std::string latency = latency_panel(progress);
   if (std::filesystem::exists(run_dir / "waits.csv")) wait_panel = waits_panel(run_dir / "waits.csv");
   const auto system_csv = run_dir / "system.csv";
   if (std::filesystem::exists(system_csv)) {
@@ -190,24 +236,29 @@ void plot_run(const std::filesystem::path& run_dir, const std::string& title) {
     if (has(header, "time_s")) {
       memory_panel = system_panel(header, {"dirty_mb", "writeback_mb"}, "page cache", "MB");
       queue_panel = system_panel(header, {"data_aqu_sz", "wal_aqu_sz"}, "disk queue", "aqu-sz");
+      await_panel = system_panel(header, {"data_r_await", "data_w_await", "wal_w_await"}, "disk awaits", "ms");
     }
   }
-  const bool system_plot = !memory_panel.empty() || !queue_panel.empty() || !wait_panel.empty();
+  const bool system_plot = !latency.empty() || !memory_panel.empty() || !queue_panel.empty() || !wait_panel.empty();
   if (system_plot) outputs.push_back("system.png");
 
   std::string script = preamble("tps over time of one run", fmt::format("{}", fmt::join(outputs, ", ")));
   script += fmt::format("set title {}\n\n", gp_quote(title));
+  script += "# Checkpoints: write phase light, sync phase dark, each start dashed.\n" +
+            checkpoint_shading(run_dir / "checkpoints.csv") + "\n";
   script += terminal("pngcairo", kHeight, "tps.png");
   script += "plot " + series_of("progress.csv", "tps", "") + "\n\n";
   script += terminal("svg", kHeight, "tps.svg");
   script += "replot\nunset output\n";
   if (system_plot) {
-    const int panels = 1 + !memory_panel.empty() + !queue_panel.empty() + !wait_panel.empty();
+    const int panels = 1 + !latency.empty() + !memory_panel.empty() + !queue_panel.empty() + !await_panel.empty() +
+                       !wait_panel.empty();
     script += "\n# tps above what the kernel and the disk were doing at the same time.\n";
     script += terminal("pngcairo", kPanelHeight * panels, "system.png");
     script += fmt::format("set multiplot layout {},1 title {}\n", panels, gp_quote(title));
     script += "set title 'tps'\nset ylabel 'tps'\nplot " + series_of("progress.csv", "tps", "") + "\n";
-    script += memory_panel + queue_panel + wait_panel;
+    script += "unset label\n";  // the causes once, in the tps panel
+    script += latency + memory_panel + queue_panel + await_panel + wait_panel;
     script += "unset multiplot\nunset output\n";
   }
   write_file_atomically(run_dir / "plot.gp", script);
@@ -219,34 +270,70 @@ void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeri
   if (points.empty()) return;
   std::vector<std::string> files;
   for (const PlotSeries& p : points) files.push_back(relative_to(p.csv, grid_dir));
+  const bool bars = std::all_of(points.begin(), points.end(), [](const PlotSeries& p) { return p.stability; });
+  std::vector<std::string> outputs = {"tps-overlay.png", "tps-overlay.svg", "tps-grid.png"};
+  if (bars) outputs.push_back("stability.png");
 
-  std::string script = preamble("tps over time of every point of a grid",
-                                "tps-overlay.png, tps-overlay.svg, tps-grid.png");
+  std::string script = preamble("tps over time of every point of a grid", fmt::format("{}", fmt::join(outputs, ", ")));
   script += fmt::format("set title {}\n\n", gp_quote(title));
-  script += terminal("pngcairo", kHeight, "tps-overlay.png");
+  script += "# The overlay: each point's tps thin, and bold its exponential moving average over\n"
+            "# ma_span intervals (gnuplot -e 'ma_span=1' plot.gp draws the raw lines only).\n"
+            "if (!exists(\"ma_span\")) ma_span = 10\n"
+            "ma_a = ma_span > 1 ? 2.0 / (ma_span + 1) : 1\n"
+            "ema(x) = (ema_v = column(0) == 0 ? x : ma_a * x + (1 - ma_a) * ema_v, ema_v)\n"
+            "set key outside below horizontal\n";
+  script += terminal("pngcairo", kHeight + 40 * static_cast<int>((points.size() + 2) / 3), "tps-overlay.png");
   script += "plot ";
   for (std::size_t i = 0; i < points.size(); ++i) {
-    script += (i > 0 ? ", \\\n     " : "") + series_of(files[i], "tps", points[i].title);
+    script += fmt::format("{}{} using (column(\"time_s\")):(column(\"tps\")) with lines lw 0.5 lc {} notitle, \\\n"
+                          "     {} using (column(\"time_s\")):(ema(column(\"tps\"))) with lines lw 2.5 lc {} title {}",
+                          i > 0 ? ", \\\n     " : "", gp_quote(files[i]), i + 1, gp_quote(files[i]), i + 1,
+                          gp_quote(points[i].title));
   }
-  script += "\n\n" + terminal("svg", kHeight, "tps-overlay.svg");
-  script += "replot\nunset output\n\n";
-  script += "# One panel per point, all on the same axes so that they compare at a glance.\n";
+  script += "\n\n" + terminal("svg", kHeight + 40 * static_cast<int>((points.size() + 2) / 3), "tps-overlay.svg");
+  script += "replot\nunset output\nset key default\nset key autotitle columnhead\n\n";
+
+  script += "# Small multiples: one panel per point, two columns, on shared axes so that they compare at a glance.\n";
   script += "xmax = 0\nymax = 0\n";
   for (const std::string& file : files) {
     script += fmt::format("stats {} using (column(\"time_s\")):(column(\"tps\")) nooutput\n", gp_quote(file));
     script += "xmax = STATS_max_x > xmax ? STATS_max_x : xmax\n";
     script += "ymax = STATS_max_y > ymax ? STATS_max_y : ymax\n";
   }
+  const int columns = points.size() > 1 ? 2 : 1;
+  const int rows = static_cast<int>((points.size() + 1) / static_cast<std::size_t>(columns));
   script += "set xrange [0:xmax]\nset yrange [0:ymax * 1.05 + 1]\n";
-  script += terminal("pngcairo", kPanelHeight * static_cast<int>(points.size()), "tps-grid.png");
-  script += fmt::format("set multiplot layout {},1 title {}\n", points.size(), gp_quote(title));
+  script += terminal("pngcairo", kGridPanelHeight * rows + 40, "tps-grid.png");
+  script += fmt::format("set multiplot layout {},{} title {}\n", rows, columns, gp_quote(title));
   for (std::size_t i = 0; i < points.size(); ++i) {
-    script += fmt::format("set title {}\nplot {}\n", gp_quote(points[i].title),
-                          series_of(files[i], "tps", ""));
+    script += checkpoint_shading(points[i].csv.parent_path() / "checkpoints.csv");
+    script += fmt::format("set title {}\nplot {}\n", gp_quote(points[i].title), series_of(files[i], "tps", ""));
   }
-  script += "unset multiplot\nunset output\n";
+  script += "unset multiplot\nunset output\nunset object\nunset arrow\nunset label\nset xrange [*:*]\n";
+
+  if (bars) {
+    script += "\n# The grid's stability figures, one bar per point.\n$stability << EOD\n";
+    for (const PlotSeries& p : points) {
+      std::string label = p.title;  // a datablock field in double quotes: none inside
+      std::replace(label.begin(), label.end(), '"', '\'');
+      script += fmt::format("\"{}\" {} {} {}\n", label, p.stability->tps_mean, p.stability->tps_stddev,
+                            p.stability->pct_below_threshold);
+    }
+    script += "EOD\n";
+    script += terminal("pngcairo", 2 * kGridPanelHeight + 160, "stability.png");
+    script += fmt::format(
+        "set datafile separator whitespace\nset key noautotitle\n"  // the first row is data, not a header
+        "set multiplot layout 2,1 title {}\nset style fill solid 0.6 border -1\nset boxwidth 0.6\n"
+        "set xtics rotate by -15 left noenhanced font ',9'\nset xrange [-0.6:{}]\nset yrange [0:*]\nset xlabel ''\n"
+        "set title 'tps mean ± stddev over the intervals'\nset ylabel 'tps'\n"
+        "plot $stability using 0:2:3:xtic(1) with boxerrorbars notitle\n"
+        "set title sprintf('percent of intervals below %g tps', {})\nset ylabel '%'\nset yrange [0:100]\n"
+        "plot $stability using 0:4:xtic(1) with boxes notitle\n"
+        "unset multiplot\nunset output\nset datafile separator \",\"\nset key autotitle columnhead\n",
+        gp_quote(title), static_cast<double>(points.size()) - 0.4, points.front().stability->threshold);
+  }
   write_file_atomically(grid_dir / "plot.gp", script);
-  if (gnuplot_available()) render(grid_dir, {"tps-overlay.png", "tps-overlay.svg", "tps-grid.png"});
+  if (gnuplot_available()) render(grid_dir, outputs);
 }
 
 }  // namespace ckptsim::analysis

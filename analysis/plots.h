@@ -20,13 +20,21 @@
 // rendered or printed (the caller warns once). If gnuplot fails, the functions
 // throw std::runtime_error with its output.
 //
-// Left out: latency plots, 3D client x scale surfaces (pgbench-tools has them;
+// A run's plots shade each checkpoint (checkpoints.csv: write phase light,
+// sync phase darker, a dashed line at its start) behind every panel, and
+// system.png stacks tps, latency p50/p99/max (log scale), dirty and writeback
+// memory, the device queue, the device awaits and the wait events.
+//
+// Left out: 3D client x scale surfaces (pgbench-tools has them;
 // ckptsim's grids vary settings, not scale).
 #pragma once
 
 #include <filesystem>
 #include <string>
+#include <optional>
 #include <vector>
+
+#include "analysis/stability.h"
 
 namespace ckptsim::analysis {
 
@@ -35,7 +43,8 @@ bool gnuplot_available();
 
 struct PlotSeries {
   std::string title;          // legend / panel title, e.g. "sort=on flush=256kB"
-  std::filesystem::path csv;  // that point's progress.csv
+  std::filesystem::path csv;  // that point's progress.csv (its checkpoints.csv beside it shades its panel)
+  std::optional<Stability> stability;  // for the bar chart; no chart unless every point has one
 };
 
 // run_dir/plot.gp, tps.png and tps.svg from run_dir/progress.csv (columns
@@ -45,8 +54,11 @@ struct PlotSeries {
 // Throws std::runtime_error if progress.csv is missing or lacks the columns.
 void plot_run(const std::filesystem::path& run_dir, const std::string& title);
 
-// grid_dir/plot.gp, tps-overlay.png/.svg (every point's tps in one plot) and
-// tps-grid.png (one small panel per point, stacked in the given order).
+// grid_dir/plot.gp, tps-overlay.png/.svg (every point's tps, thin, and its
+// moving average, bold; the legend below the data), tps-grid.png (small
+// multiples: one panel per point in two columns, in the given order, on shared
+// axes, each shaded with its checkpoints) and stability.png (bars of tps mean
+// ± stddev and of the percentage of intervals below the threshold).
 // Does nothing for an empty list.
 void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeries>& points,
                const std::string& title);

@@ -12,7 +12,9 @@
 #include "analysis/csv.h"
 #include "analysis/stability.h"
 #include "cli/memory_estimate.h"
+#include "cli/plot_folder.h"
 #include "cli/run_folder.h"
+#include "analysis/plots.h"
 #include "cli/run_plan.h"
 #include "cli/run_summary.h"
 #include "cli/stop.h"
@@ -36,7 +38,26 @@ std::optional<scenarios::Plan> load(const std::string& file, const scenarios::Lo
   return std::nullopt;
 }
 
+// The scenario's name for titles: its file's stem.
+std::string source_name(const std::string& file) {
+  return (file.empty() ? default_scenario() : std::filesystem::path(file)).stem().string();
+}
+
 }  // namespace
+
+int command_plot(const std::string& dir) {
+  if (!analysis::gnuplot_available()) {
+    std::cerr << "error: gnuplot not found (scripts/setup installs it)\n";
+    return 1;
+  }
+  try {
+    plot_folder(dir);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return 2;
+  }
+  return 0;
+}
 
 int command_run(const RunArgs& args) {
   const auto plan = load(args.scenario, {.sets = args.sets, .seed = args.seed, .max_points = args.max_points});
@@ -74,7 +95,8 @@ int command_run(const RunArgs& args) {
   if (args.max_wall_s > 0) set_wall_budget(std::chrono::duration<double>(args.max_wall_s));
   try {
     return run_plan(*plan, out,
-                    {.jobs = args.jobs, .quiet = args.quiet, .threshold = args.threshold, .crash_at = crash_at});
+                    {.jobs = args.jobs, .quiet = args.quiet, .threshold = args.threshold, .crash_at = crash_at,
+                     .title = source_name(args.scenario)});
   } catch (const FolderRefused& e) {
     std::cerr << "error: " << e.what() << '\n';
     return 2;

@@ -43,5 +43,7 @@ int command_run(const RunArgs& args);
 int command_check(const CheckArgs& args);
 int command_analyze(const AnalyzeArgs& args);
 int command_presets();
+// Draws a run's or a grid's plots again from its CSVs (cli/plot_folder.h).
+int command_plot(const std::string& dir);
 
 }  // namespace ckptsim::cli

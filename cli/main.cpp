@@ -1,4 +1,4 @@
-// ckptsim: the command line. run / check / analyze / presets / devbench / compare-pg.
+// ckptsim: the command line. run / check / analyze / presets / plot / devbench / compare-pg.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -120,6 +120,10 @@ int main(int argc, char** argv) {
 
   auto* presets_cmd = app.add_subcommand("presets", "List the shipped presets, one line each");
 
+  std::string plot_dir;
+  auto* plot_cmd = app.add_subcommand("plot", "Draw a run's or a grid's plots again from its CSVs");
+  plot_cmd->add_option("dir", plot_dir, "A run folder (progress.csv) or a grid folder (grid.json)")->required();
+
   std::string device_preset;
   bool devbench_json = false;
   auto* devbench_cmd = app.add_subcommand("devbench", "fio-like jobs against a device preset through the block layer");
@@ -156,6 +160,7 @@ int main(int argc, char** argv) {
   if (check_cmd->parsed()) rc = command_check(check);
   if (analyze_cmd->parsed()) rc = command_analyze(analyze);
   if (presets_cmd->parsed()) rc = command_presets();
+  if (plot_cmd->parsed()) rc = command_plot(plot_dir);
   if (devbench_cmd->parsed()) rc = command_devbench(device_preset, devbench_json);
   if (compare_cmd->parsed()) rc = command_compare_pg(recorded);
   // What stdout could not take (a full disk, a closed pipe) is an error, not a success.

@@ -17,6 +17,7 @@
 #include "analysis/atomic_file.h"
 #include "analysis/plots.h"
 #include "analysis/report.h"
+#include "cli/plot_folder.h"
 #include "cli/run_folder.h"
 #include "cli/run_point.h"
 #include "cli/stop.h"
@@ -163,13 +164,9 @@ int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, cons
   }
   if (!options.quiet) std::cout << report;
 
+  if (!single) write_grid_index(out, options.title, names);
   if (analysis::gnuplot_available()) {
-    std::vector<analysis::PlotSeries> series;
-    for (std::size_t i = 0; i < n; ++i) {
-      analysis::plot_run(dir_of(i), single ? std::string("ckptsim") : plan.points[i].name);
-      series.push_back({plan.points[i].name, dir_of(i) / "progress.csv"});
-    }
-    if (!single) analysis::plot_grid(out, series, "ckptsim grid");
+    plot_folder(out, options.title);
   } else if (!options.quiet) {
     std::cerr << "warning: gnuplot not found, no plots written (scripts/setup installs it)\n";
   }

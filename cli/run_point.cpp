@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "analysis/csv.h"
 #include "cli/aggregate_log.h"
 #include "cli/backend_waits.h"
 #include "cli/crash_report.h"
@@ -78,6 +79,22 @@ void add_progress_columns(sim::Table& progress, pgbench::TransactionStats& stats
                         if (options.fraction && !by_count)
                           options.fraction->store(sim::to_seconds(iv.end - origin) / sim::to_seconds(load.duration));
                       });
+}
+
+// checkpoints.csv: each checkpoint of the measured run on progress.csv's clock
+// (seconds from the measured run's start), for the plots' shading. A
+// checkpoint still running at the end has its phase ends empty.
+void write_checkpoints_csv(const std::filesystem::path& dir, const postgres::Server& server, sim::Time origin) {
+  analysis::CsvWriter csv(dir / "checkpoints.csv",
+                          {"start_s", "write_end_s", "sync_end_s", "cause", "buffers", "distance_kb"});
+  for (const postgres::CheckpointRecord& c : server.checkpoints_since_reset()) {
+    const double start = sim::to_seconds(c.start - origin);
+    const bool done = c.total_s > 0;
+    csv.row({analysis::format_fixed(start, 3), done ? analysis::format_fixed(start + c.write_s, 3) : "",
+             done ? analysis::format_fixed(start + c.write_s + c.sync_s, 3) : "", c.cause, std::to_string(c.buffers),
+             std::to_string(c.distance_kb)});
+  }
+  csv.commit();
 }
 
 // Invariants of the models, checked at the end of every run.
@@ -188,6 +205,7 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   const sim::Time finished = sim.now();
   check_invariants(m);
   rec.commit();
+  write_checkpoints_csv(dir, m.server, origin);
   m.log.commit();
 
   // The measured run's totals, as pgbench's final summary gives them.

@@ -89,30 +89,69 @@ TEST_CASE("a progress.csv without a tps column is an error naming the file") {
                        doctest::Contains("progress.csv:1: no column \"tps\""), std::runtime_error);
 }
 
-TEST_CASE("a grid's overlay and stacked plots name each point's progress.csv relative to the grid") {
+TEST_CASE("a grid's overlay, small multiples and stability bars name each point's files relative to the grid") {
   ScratchDir dir;
   write_progress(dir / "sort=on");
   write_progress(dir / "sort=off");
+  write_text(dir / "sort=off" / "checkpoints.csv",
+             "start_s,write_end_s,sync_end_s,cause,buffers,distance_kb\n1.500,2.500,3.000,time,10,100\n");
+  Stability on, off;
+  on.tps_mean = 610;
+  off.tps_mean = 155.5;
+  off.pct_below_threshold = 61.5;
+  off.threshold = on.threshold = 10;
   plot_grid(dir.path(),
-            {{"sort=on", dir / "sort=on" / "progress.csv"}, {"sort=off", dir / "sort=off" / "progress.csv"}},
+            {{"sort=on", dir / "sort=on" / "progress.csv", on}, {"sort=off", dir / "sort=off" / "progress.csv", off}},
             "E1 small");
   const std::string gp = read_text(dir / "plot.gp");
-  CHECK(contains(gp, "'sort=on/progress.csv' using (column(\"time_s\")):(column(\"tps\")) with lines lw 1 "
-                     "title 'sort=on'"));
-  CHECK(contains(gp, "'sort=off/progress.csv' using"));
+  // The overlay: raw lines thin, untitled; each point's moving average bold, titled, the legend below.
+  CHECK(contains(gp, "'sort=on/progress.csv' using (column(\"time_s\")):(column(\"tps\")) with lines lw 0.5 lc 1 "
+                     "notitle"));
+  CHECK(contains(gp, "'sort=off/progress.csv' using (column(\"time_s\")):(ema(column(\"tps\"))) with lines lw 2.5 "
+                     "lc 2 title 'sort=off'"));
+  CHECK(contains(gp, "set key outside below horizontal"));
+  CHECK(contains(gp, "if (!exists(\"ma_span\")) ma_span = 10"));
   CHECK(contains(gp, "set output \"tps-overlay.png\".suffix"));
   CHECK(contains(gp, "set output \"tps-overlay.svg\".suffix"));
+  // Small multiples in two columns on shared axes, the second panel shaded with its checkpoint.
   CHECK(contains(gp, "set output \"tps-grid.png\".suffix"));
-  CHECK(contains(gp, "set multiplot layout 2,1"));
-  // The stacked panels share their axes: the largest time and tps over all points.
+  CHECK(contains(gp, "set multiplot layout 1,2 title 'E1 small'"));
   CHECK(contains(gp, "stats 'sort=off/progress.csv' using (column(\"time_s\")):(column(\"tps\")) nooutput"));
   CHECK(contains(gp, "set yrange [0:ymax * 1.05 + 1]"));
+  CHECK(contains(gp, "set object 1 rect from first 1.500, graph 0 to first 2.500, graph 1 behind"));
+  CHECK(contains(gp, "set object 2 rect from first 2.500, graph 0 to first 3.000, graph 1 behind"));
+  // The bars: one datablock row per point, in order.
+  CHECK(contains(gp, "$stability << EOD\n\"sort=on\" 610 0 0\n\"sort=off\" 155.5 0 61.5\nEOD\n"));
+  CHECK(contains(gp, "set output \"stability.png\".suffix"));
   CHECK_FALSE(contains(gp, dir.path().string()));
   if (!gnuplot_available()) return;
   CHECK(is_png(dir / "tps-overlay.png"));
   CHECK(contains(read_text(dir / "tps-overlay.svg"), "<svg"));
   CHECK(is_png(dir / "tps-grid.png"));
-  CHECK(dir.entries() == 6);  // two point folders, plot.gp, three images
+  CHECK(is_png(dir / "stability.png"));
+  CHECK(dir.entries() == 7);  // two point folders, plot.gp, four images
+}
+
+TEST_CASE("a run's plots shade its checkpoints and stack latency on a log scale under tps") {
+  ScratchDir dir;
+  write_text(dir / "progress.csv",
+             "time_s,tps,latency_p50_ms,latency_p99_ms,latency_max_ms\n1,500,2,5,9\n2,0,900,2000,2100\n3,620,2,4,8\n");
+  write_text(dir / "checkpoints.csv", "start_s,write_end_s,sync_end_s,cause,buffers,distance_kb\n"
+                                       "0.500,1.800,2.400,xlog,10,100\n2.900,,,time,0,0\n");
+  plot_run(dir.path(), "default: a point");
+  const std::string gp = read_text(dir / "plot.gp");
+  CHECK(contains(gp, "set object 1 rect from first 0.500, graph 0 to first 1.800, graph 1 behind fc rgb '#fde6c4'"));
+  CHECK(contains(gp, "set object 2 rect from first 1.800, graph 0 to first 2.400, graph 1 behind fc rgb '#f4a582'"));
+  CHECK(contains(gp, "set object 3 rect from first 2.900, graph 0 to graph 1, graph 1"));  // still running at the end
+  CHECK(contains(gp, "set arrow from first 2.900, graph 0 to first 2.900, graph 1 nohead dt 2"));
+  CHECK(contains(gp, "set label 'ckpt xlog' at first 0.500"));
+  // The shading comes before the first plot, so it is behind tps.png too.
+  CHECK(gp.find("set object 1") < gp.find("set output \"tps.png\""));
+  CHECK(contains(gp, "set title 'transaction latency per interval (log scale)'\nset ylabel 'ms'\nset logscale y"));
+  CHECK(contains(gp, "(column(\"latency_p99_ms\")) with lines lw 1 title 'p99_ms'"));
+  CHECK(contains(gp, "set multiplot layout 2,1 title 'default: a point'"));
+  if (!gnuplot_available()) return;
+  CHECK(is_png(dir / "system.png"));
 }
 
 TEST_CASE("an empty grid writes nothing") {

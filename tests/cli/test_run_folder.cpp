@@ -233,3 +233,29 @@ TEST_CASE("a grid killed at random moments, then rerun, gives an uninterrupted r
   CHECK(temporaries_under(tmp / "g").empty());
   CHECK(fs::exists(tmp / "g" / "tps-grid.png") == fs::exists(tmp / "ref" / "tps-grid.png"));
 }
+
+TEST_CASE("ckptsim plot DIR draws a grid's plots again from its CSVs, the same script as the run wrote") {
+  TempDir tmp("folder-plot");
+  write_text(tmp / "g.json", kGrid);
+  REQUIRE(run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --set pgbench.duration=5s --out " +
+                          (tmp / "g").string(),
+                      tmp)
+              .exit_code == 0);
+  const fs::path point = tmp / "g" / "clients=2,checkpoint_sorting=true";
+  const std::string grid_script = slurp(tmp / "g" / "plot.gp");
+  CHECK(grid_script.find("set multiplot layout 2,2 title 'g'") != std::string::npos);  // the scenario's name
+  CHECK(slurp(point / "plot.gp").find("title 'g: clients=2,checkpoint_sorting=true'") != std::string::npos);
+  fs::remove(tmp / "g" / "plot.gp");
+  fs::remove(point / "plot.gp");
+  fs::remove(tmp / "g" / "tps-grid.png");
+  const auto r = run_ckptsim("plot " + (tmp / "g").string(), tmp);
+  CHECK(r.exit_code == 0);
+  CHECK(slurp(tmp / "g" / "plot.gp") == grid_script);
+  CHECK(fs::exists(point / "plot.gp"));
+  CHECK(fs::exists(tmp / "g" / "tps-grid.png"));
+  CHECK(fs::exists(tmp / "g" / "stability.png"));
+
+  const auto not_a_run = run_ckptsim("plot " + tmp.path().string(), tmp);
+  CHECK(not_a_run.exit_code == 2);
+  CHECK(not_a_run.err.find("neither a run folder (progress.csv) nor a grid folder (grid.json)") != std::string::npos);
+}
