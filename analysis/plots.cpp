@@ -175,16 +175,17 @@ std::string checkpoint_shading(const std::filesystem::path& checkpoints_csv) {
     const std::string to_write = row[write_end].empty() ? "graph 1" : "first " + row[write_end];
     text += fmt::format("set object {} rect from first {}, graph 0 to {}, graph 1 behind fc rgb '#fde6c4' "
                         "fs solid 1.0 noborder\n", ++object, row[start], to_write);
-    if (!row[sync_end].empty()) {
-      text += fmt::format("set object {} rect from first {}, graph 0 to first {}, graph 1 behind fc rgb '#f4a582' "
-                          "fs solid 1.0 noborder\n", ++object, row[write_end], row[sync_end]);
+    if (!row[write_end].empty()) {  // the sync phase, to the right edge while it still runs
+      const std::string to_sync = row[sync_end].empty() ? "graph 1" : "first " + row[sync_end];
+      text += fmt::format("set object {} rect from first {}, graph 0 to {}, graph 1 behind fc rgb '#f4a582' "
+                          "fs solid 1.0 noborder\n", ++object, row[write_end], to_sync);
     }
     text += fmt::format("set arrow from first {0}, graph 0 to first {0}, graph 1 nohead dt 2 lc rgb '#b35806'\n",
                         row[start]);
     // Named while they stay readable; beyond a dozen the dashed lines say enough.
     if (ckpts.rows.size() <= 12) {
       text += fmt::format("set label {} at first {}, graph 0.97 offset 0.3,0 left font ',8' tc rgb '#b35806'\n",
-                          gp_quote("ckpt " + row[cause]), row[start]);
+                          gp_quote(row[cause].empty() ? std::string("ckpt") : "ckpt " + row[cause]), row[start]);
     }
   }
   return text;

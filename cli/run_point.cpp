@@ -17,6 +17,7 @@
 #include "cli/run_summary.h"
 #include "cli/stop.h"
 #include "cli/table_csv.h"
+#include "models/postgres/log_format.h"
 #include "models/pgbench/pgbench.h"
 #include "models/pgbench/report.h"
 #include "sim/sampler.h"
@@ -83,8 +84,8 @@ void add_progress_columns(sim::Table& progress, pgbench::TransactionStats& stats
 
 // checkpoints.csv: each checkpoint of the measured run on progress.csv's clock
 // (seconds from the measured run's start), for the plots' shading. A
-// checkpoint still running at the end has its phase ends empty.
-void write_checkpoints_csv(const std::filesystem::path& dir, const postgres::Server& server, sim::Time origin) {
+// checkpoint still running at the end has its phase ends and cause empty.
+void write_checkpoints_csv(const std::filesystem::path& dir, postgres::Server& server, sim::Time origin) {
   analysis::CsvWriter csv(dir / "checkpoints.csv",
                           {"start_s", "write_end_s", "sync_end_s", "cause", "buffers", "distance_kb"});
   for (const postgres::CheckpointRecord& c : server.checkpoints_since_reset()) {
@@ -93,6 +94,14 @@ void write_checkpoints_csv(const std::filesystem::path& dir, const postgres::Ser
     csv.row({analysis::format_fixed(start, 3), done ? analysis::format_fixed(start + c.write_s, 3) : "",
              done ? analysis::format_fixed(start + c.write_s + c.sync_s, 3) : "", c.cause, std::to_string(c.buffers),
              std::to_string(c.distance_kb)});
+  }
+  const postgres::Checkpointer& running = server.checkpointer();
+  if (running.phase() != postgres::CheckpointPhase::Idle && running.write_phase_start() >= origin) {
+    const double start = sim::to_seconds(running.write_phase_start() - origin);
+    const std::string write_end = running.phase() == postgres::CheckpointPhase::Sync
+                                      ? analysis::format_fixed(sim::to_seconds(running.write_phase_end() - origin), 3)
+                                      : "";
+    csv.row({analysis::format_fixed(start, 3), write_end, "", "", "", ""});
   }
   csv.commit();
 }
@@ -155,13 +164,21 @@ struct Recorders {
     sim::Table& progress = sampler.table("progress");
     add_progress_columns(progress, bench.stats(), tps_series, sc.pgbench, pgbench::major_version(sc.postgres.version),
                          origin, options);
+    add_timestamp_column(progress);
     return progress;
   }
   sim::Table& wired_system(Machine& m) {
     sim::Table& system = sampler.table("system");
     m.kernel.add_system_columns(system);
     m.server.add_system_columns(system);
+    add_timestamp_column(system);
     return system;
+  }
+  // The interval's end as postgres.log stamps its lines: one clock for the CSVs and the log.
+  static void add_timestamp_column(sim::Table& table) {
+    table.add_source({"timestamp"}, [](const sim::Interval& iv, std::span<sim::Cell> cells) {
+      cells[0] = postgres::log_timestamp(iv.end);
+    });
   }
   sim::Table& wired_waits() {
     waits.add_wait_columns(sampler.table("waits"));
@@ -223,7 +240,8 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   if (!ran_to_end) outcome.stopped_by = stop_requested();
   const MeasuredRun run{total, measured_s, report, wait_totals,
                         ran_to_end ? std::string() : stop_description(outcome.stopped_by),
-                        options.crash_at ? std::optional<double>(sim::to_seconds(*options.crash_at)) : std::nullopt};
+                        options.crash_at ? std::optional<double>(sim::to_seconds(*options.crash_at)) : std::nullopt,
+                        origin};
   outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   write_perf(dir, outcome, run);
   write_summary(dir, sc, run, outcome, m);  // last: its "complete" vouches for every other file

@@ -70,7 +70,7 @@ void write_summary(const std::filesystem::path& dir, const scenarios::Scenario& 
   summary["stability"] = stability_json(outcome.stability);
   summary["waits"] = run.waits;
   // Named first: iterating items() of a temporary would dangle.
-  const json server_views = server_views_json(machine.server), kernel_views = kernel_json(machine.kernel.report());
+  const json server_views = server_views_json(machine.server, run.origin), kernel_views = kernel_json(machine.kernel.report());
   for (const auto& [key, value] : server_views.items()) summary[key] = value;
   for (const auto& [key, value] : kernel_views.items()) summary[key] = value;
   summary["sim"] = {{"events", outcome.events}, {"simulated_seconds", outcome.simulated_seconds}};

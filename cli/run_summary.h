@@ -24,6 +24,7 @@ struct MeasuredRun {
   const nlohmann::ordered_json& waits;  // BackendWaits::summary_json
   std::string stopped_by;               // empty for a run that went to its end
   std::optional<double> crash_at_s;     // --crash-at: the run ended in a power loss there
+  sim::Time origin = 0;                 // the measured run's start: summary times count from it
 };
 
 // summary.json's "stability" object, and back (doubles round-trip exactly).

@@ -4,7 +4,7 @@ namespace ckptsim::cli {
 
 using json = nlohmann::ordered_json;
 
-json server_views_json(const postgres::Server& server) {
+json server_views_json(const postgres::Server& server, sim::Time origin) {
   const postgres::Stats& s = server.stats();
   const postgres::Version& version = server.version();
   json out;
@@ -45,7 +45,7 @@ json server_views_json(const postgres::Server& server) {
   out["pg_stat_database"] = json{{"blks_hit", s.blks_hit}, {"blks_read", s.blks_read}, {"xact_commit", s.xact_commit}};
   json checkpoints = json::array();
   for (const postgres::CheckpointRecord& c : server.checkpoints_since_reset()) {
-    checkpoints.push_back(json{{"start_s", sim::to_seconds(c.start)},
+    checkpoints.push_back(json{{"start_s", sim::to_seconds(c.start - origin)},
                                {"cause", c.cause},
                                {"buffers", c.buffers},
                                {"write_s", c.write_s},

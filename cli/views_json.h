@@ -15,7 +15,8 @@ namespace ckptsim::cli {
 
 // {"pg_stat_bgwriter"} (<= 16) or {"pg_stat_checkpointer", "pg_stat_bgwriter", "pg_stat_io"} (17),
 // then "pg_stat_wal", "pg_stat_database", "checkpoints".
-nlohmann::ordered_json server_views_json(const postgres::Server& server);
+// Times (checkpoints' start_s) count from `origin`, the measured run's start, as the CSVs do.
+nlohmann::ordered_json server_views_json(const postgres::Server& server, sim::Time origin);
 // {"os": {...}, "devices": {"data": {...}[, "wal": {...}]}}.
 nlohmann::ordered_json kernel_json(const os::KernelReport& report);
 

@@ -43,6 +43,10 @@ std::string msecs(std::int64_t ms) { return fmt::format("{}.{:03d}", ms / 1000, 
 }  // namespace
 
 std::string log_prefix(sim::Time t, int pid, const char* severity) {
+  return fmt::format("{} [{}] {}:  ", log_timestamp(t), pid, severity);
+}
+
+std::string log_timestamp(sim::Time t) {
   const std::int64_t ms_total = t / sim::kMillisecond;
   const std::int64_t secs = kEpochBase + ms_total / 1000;
   int year = 0;
@@ -50,8 +54,8 @@ std::string log_prefix(sim::Time t, int pid, const char* severity) {
   unsigned day = 0;
   civil_from_days(secs / 86400, year, month, day);
   const std::int64_t sod = secs % 86400;
-  return fmt::format("{:04d}-{:02d}-{:02d} {:02d}:{:02d}:{:02d}.{:03d} UTC [{}] {}:  ", year, month, day, sod / 3600,
-                     sod / 60 % 60, sod % 60, ms_total % 1000, pid, severity);
+  return fmt::format("{:04d}-{:02d}-{:02d} {:02d}:{:02d}:{:02d}.{:03d} UTC", year, month, day, sod / 3600,
+                     sod / 60 % 60, sod % 60, ms_total % 1000);
 }
 
 std::string checkpoint_cause(const Version& version, int flags) {

@@ -31,6 +31,8 @@ enum CheckpointFlags : int {
   kCheckpointCauseTime = 1 << 8,
 };
 
+// "2015-08-17 10:00:12.345 UTC": log_line_prefix's %m at simulated time t.
+std::string log_timestamp(sim::Time t);
 // "2015-08-17 10:00:12.345 UTC [1234] LOG:  " for a message at simulated time t.
 std::string log_prefix(sim::Time t, int pid, const char* severity = "LOG");
 

@@ -1,6 +1,7 @@
 // End to end through the binary: scenario in, files out; bad input, nothing run.
 #include <doctest/doctest.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/run_helpers.h"
@@ -20,6 +21,35 @@ const char* kSmall = R"({
 
 }  // namespace
 
+TEST_CASE("one clock: the CSVs' time_s, their timestamp column, the log and summary.json's checkpoints agree") {
+  TempDir tmp("cli-clock");
+  write_text(tmp / "s.json", kSmall);
+  // A 5 s warmup, then a checkpoint some 30 s into the server's life: about 25 s into the measured run.
+  const auto r = run_ckptsim("run " + (tmp / "s.json").string() + " --out " + (tmp / "out").string() +
+                                 " --quiet --set warmup.duration=5s --set postgres.checkpoint_timeout=30s"
+                                 " --set pgbench.duration=60s",
+                             tmp);
+  REQUIRE(r.exit_code == 0);
+  const std::string log = slurp(tmp / "out" / "postgres.log");
+  const std::size_t at = log.find(" UTC [1] LOG:  checkpoint starting: time");
+  REQUIRE(at != std::string::npos);
+  REQUIRE(at >= 6);
+  const double logged_s = std::stod(log.substr(at - 6, 6)) + 60 * std::stod(log.substr(at - 9, 2));  // mm:ss.mmm
+  const auto summary = nlohmann::json::parse(slurp(tmp / "out" / "summary.json"));
+  REQUIRE(!summary["checkpoints"].empty());
+  const double start_s = summary["checkpoints"][0]["start_s"].get<double>();
+  CHECK(start_s == doctest::Approx(logged_s - 5).epsilon(1e-6));
+  CHECK(start_s > 20);
+  CHECK(slurp(tmp / "out" / "checkpoints.csv").find(fmt::format("\n{:.3f},", start_s)) != std::string::npos);
+  // The progress row of second 25 ends at 10:00:30 on the log's clock.
+  const std::string progress = slurp(tmp / "out" / "progress.csv");
+  REQUIRE(progress.find("\n25.000,") != std::string::npos);
+  const std::string row25 = progress.substr(progress.find("\n25.000,") + 1);
+  CHECK(row25.substr(0, row25.find('\n')).ends_with(",2015-08-17 10:00:30.000 UTC"));
+  const std::string system = slurp(tmp / "out" / "system.csv");
+  CHECK(system.substr(0, system.find('\n')).ends_with(",timestamp"));
+}
+
 TEST_CASE("run writes progress.csv with one row per second and the summary's figures") {
   TempDir tmp("cli-run");
   write_text(tmp / "s.json", kSmall);
@@ -29,7 +59,7 @@ TEST_CASE("run writes progress.csv with one row per second and the summary's fig
 
   const std::string progress = slurp(tmp / "out" / "progress.csv");
   CHECK(progress.rfind("time_s,tps,latency_avg_ms,latency_stddev_ms,lag_avg_ms,skipped,late,"
-                       "latency_p50_ms,latency_p90_ms,latency_p99_ms,latency_max_ms\n", 0) == 0);
+                       "latency_p50_ms,latency_p90_ms,latency_p99_ms,latency_max_ms,timestamp\n", 0) == 0);
   CHECK(std::count(progress.begin(), progress.end(), '\n') == 21);  // header + 20 one-second rows
   for (const char* f : {"system.csv", "postgres.log", "summary.json", "perf.json"})
     CHECK_MESSAGE(fs::exists(tmp / "out" / f), f);
