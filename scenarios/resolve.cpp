@@ -6,6 +6,8 @@
 // file fails (the loader drops the repeated messages).
 #include "scenarios/resolve.h"
 
+#include "models/postgres/version.h"
+
 #include <algorithm>
 
 namespace ckptsim::scenarios {
@@ -87,6 +89,47 @@ void check_duration_covers_progress(const Layers& layers, const pgbench::Pgbench
                  format_duration(load.progress) + "): the run would report nothing");
 }
 
+// 9.5 to 10 read a bare max_wal_size / min_wal_size as 16 MB segments
+// (GUC_UNIT_XSEGS); the schema reads MB, so such a number becomes its size
+// before parsing, keeping where it was set.
+void read_wal_sizes_as_segments(Layers& layers, const std::string& version_text) {
+  const postgres::Version version(version_text);
+  if (!version.has_max_wal_size() || version.at_least(110000)) return;
+  for (const char* key : {"max_wal_size", "min_wal_size"}) {
+    const json& raw = layers.section("postgres").value(key, json());
+    if (!raw.is_number_integer() || raw.get<std::int64_t>() < 0 || raw.get<std::int64_t>() > (std::int64_t{1} << 40))
+      continue;  // anything else gets the schema's own error
+    const std::string where = layers.origins("postgres").of(key);
+    layers.set("postgres", key, std::to_string(raw.get<std::int64_t>() * 16) + "MB", where);
+  }
+}
+
+// The WAL-size settings a version has. checkpoint_segments went away in 9.5,
+// where max_wal_size / min_wal_size came in, counted in 16 MB segments when
+// given without a unit until 10 (GUC_UNIT_XSEGS) and in MB from 11.
+void check_wal_size_settings(const Layers& layers, Scenario& s, Errors& errors) {
+  const postgres::Version version(s.postgres.version);
+  const Origins& origins = layers.origins("postgres");
+  if (version.has_max_wal_size()) {
+    if (layers.has("postgres", "checkpoint_segments")) {
+      const double cct = s.postgres.checkpoint_completion_target;
+      const auto equivalent = static_cast<sim::Bytes>((2 + cct) * static_cast<double>(s.postgres.checkpoint_segments)) *
+                              16 * sim::kMiB;
+      errors.add(origins.of("checkpoint_segments"),
+                 "PostgreSQL " + s.postgres.version +
+                     " has no checkpoint_segments (9.5 replaced it): set max_wal_size, about (2 + "
+                     "checkpoint_completion_target) x checkpoint_segments x 16MB, here " +
+                     format_bytes(equivalent));
+    }
+  } else {
+    for (const char* key : {"max_wal_size", "min_wal_size"}) {
+      if (!layers.has("postgres", key)) continue;
+      errors.add(origins.of(key), "PostgreSQL " + s.postgres.version + " has no " + key +
+                                      " (it came with 9.5): set checkpoint_segments");
+    }
+  }
+}
+
 // The kernel's page cache is what RAM leaves after shared memory and the
 // rest of the system: below a few tens of MB every write stalls on reclaim
 // and dirty limits of almost nothing, and the run does no work.
@@ -152,6 +195,7 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
   Scenario s;
   lay_preset_under(layers, "postgres", chosen(layers, "postgres", "version", s.postgres.version),
                    presets, errors);
+  read_wal_sizes_as_segments(layers, chosen(layers, "postgres", "version", s.postgres.version));
   lay_preset_under(layers, "os", chosen(layers, "os", "kernel", s.os.kernel), presets, errors);
 
   const std::size_t before_hardware = errors.size();
@@ -176,6 +220,7 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
   } else if (hardware_ok && os_ok && errors.size() == before_postgres) {
     check_page_cache_room(layers, s, errors);
   }
+  if (errors.size() == before_postgres) check_wal_size_settings(layers, s, errors);
 
   const std::size_t before_pgbench = errors.size();
   schemas.pgbench.parse(layers.section("pgbench"), layers.origins("pgbench"), s.pgbench, errors);

@@ -165,3 +165,30 @@ TEST_CASE("a bad value is shown at most 80 characters long, invalid UTF-8 replac
   CHECK(long_value[0].find("\"" + std::string(76, 'x') + "... is not a size") != std::string::npos);
   CHECK(long_value[0].size() < 250);
 }
+
+TEST_CASE("the WAL-size settings are the version's: checkpoint_segments to 9.4, max_wal_size from 9.5") {
+  CHECK(errors_of({{"postgres", {{"version", "9.6"}, {"checkpoint_segments", 32}}}}) ==
+        std::vector<std::string>{"/postgres/checkpoint_segments: PostgreSQL 9.6 has no checkpoint_segments (9.5 "
+                                 "replaced it): set max_wal_size, about (2 + checkpoint_completion_target) x "
+                                 "checkpoint_segments x 16MB, here 1280MB"});
+  CHECK(errors_of({{"postgres", {{"version", "9.4"}, {"max_wal_size", "2GB"}}}}) ==
+        std::vector<std::string>{"/postgres/max_wal_size: PostgreSQL 9.4 has no max_wal_size (it came with 9.5): "
+                                 "set checkpoint_segments"});
+  CHECK(errors_of({{"postgres", {{"version", "9.4"}, {"checkpoint_segments", 32}}}}).empty());
+  CHECK(errors_of({{"postgres", {{"version", "15"}, {"max_wal_size", "4GB"}}}}).empty());
+}
+
+TEST_CASE("max_wal_size without a unit counts 16MB segments on 9.5 to 10, MB from 11") {
+  const auto with = [](const char* version, int min_wal_size = 80) {
+    return load({{"postgres", {{"version", version}, {"max_wal_size", 64}, {"min_wal_size", min_wal_size}}}})
+        .points.at(0)
+        .scenario.postgres;
+  };
+  CHECK(with("9.5", 5).max_wal_size == 1 * sim::kGiB);
+  CHECK(with("10", 5).max_wal_size == 1 * sim::kGiB);
+  CHECK(with("10", 5).min_wal_size == 80 * sim::kMiB);
+  CHECK(with("11").max_wal_size == 64 * sim::kMiB);
+  // With a unit, every version reads the same size.
+  CHECK(load({{"postgres", {{"version", "9.6"}, {"max_wal_size", "64MB"}}}}).points.at(0).scenario.postgres.max_wal_size ==
+        64 * sim::kMiB);
+}
