@@ -20,7 +20,7 @@ namespace {
 // Every file that run_point, the plots and run_plan write. A test runs a grid
 // and checks that nothing it leaves is missing from these lists.
 const std::set<std::string, std::less<>> kPointFiles = {
-    "run.json",     "progress.csv", "system.csv", "waits.csv", "io_layers.csv", "postgres.log", "checkpoints.csv",
+    "run.json",     "progress.csv", "system.csv", "waits.csv", "io_layers.csv", "postgres.log", "checkpoints.csv", "pgbench.log",
     "summary.json", "perf.json",    "crash.json", "plot.gp",   "tps.png",       "tps.svg",
     "system.png"};
 const std::set<std::string, std::less<>> kGridFiles = {"summary.csv",     "report.txt",      "plot.gp",
@@ -29,7 +29,8 @@ const std::set<std::string, std::less<>> kGridFiles = {"summary.csv",     "repor
 // What a complete run always has (pgbench_log.N only with --aggregate-interval).
 const std::vector<std::string> kAlwaysWritten = {"run.json",     "progress.csv",    "system.csv",
                                                  "waits.csv",    "io_layers.csv",   "postgres.log",
-                                                 "perf.json",    "checkpoints.csv", "summary.json"};
+                                                 "perf.json",    "checkpoints.csv", "pgbench.log",
+                                                 "summary.json"};
 
 bool is_aggregate_log(const std::string& name) {
   static const std::regex pattern(R"(pgbench_log\.[0-9]+)");

@@ -50,10 +50,11 @@ bool run_to_end(sim::Simulator& sim, pgbench::Pgbench& bench, const pgbench::Pgb
   return true;
 }
 
-// progress.csv: pgbench's -P figures per interval (and the -P line on stdout).
+// progress.csv: pgbench's -P figures per interval; the -P line itself goes
+// where pgbench writes it, stderr (for a single run), and to pgbench.log.
 void add_progress_columns(sim::Table& progress, pgbench::TransactionStats& stats, std::vector<double>& tps_series,
                           const pgbench::PgbenchConfig& load, int major, sim::Time origin,
-                          const RunOptions& options) {
+                          const RunOptions& options, std::string& pgbench_log) {
   const bool by_count = load.transactions > 0;
   progress.add_source({"tps", "latency_avg_ms", "latency_stddev_ms", "lag_avg_ms", "skipped", "late",
                        "latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "latency_max_ms"},
@@ -74,9 +75,10 @@ void add_progress_columns(sim::Table& progress, pgbench::TransactionStats& stats
                         cells[8] = h.percentile_ms(99);
                         cells[9] = h.max_ms();
                         stats.clear_interval_histogram();
-                        if (options.print_progress)
-                          std::cout << pgbench::progress_line(major, sim::to_seconds(iv.end - origin), tps, s, load)
-                                    << '\n';
+                        const std::string line =
+                            pgbench::progress_line(major, sim::to_seconds(iv.end - origin), tps, s, load) + '\n';
+                        pgbench_log += line;
+                        if (options.print_progress) std::cerr << line;
                         if (options.fraction && !by_count)
                           options.fraction->store(sim::to_seconds(iv.end - origin) / sim::to_seconds(load.duration));
                       });
@@ -129,14 +131,17 @@ std::unique_ptr<pgbench::Pgbench> run_warmup(Machine& m, const scenarios::Scenar
 // What records the measured run: the sampler's four tables, each bound to
 // its CSV (written to a temp name, renamed at commit), and the aggregate log.
 struct Recorders {
+  std::filesystem::path dir_;
   sim::Sampler sampler;
   BackendWaits waits;
+  std::string pgbench_log;  // the -P lines, as pgbench -P 1 2> pgbench.log would keep them
   TableCsv progress_csv, system_csv, waits_csv, io_layers_csv;
   std::optional<AggregateLog> aggregate_log;
 
   Recorders(Machine& m, pgbench::Pgbench& bench, const scenarios::Scenario& sc, std::vector<double>& tps_series,
             sim::Time origin, const std::filesystem::path& dir, const RunOptions& options)
-      : sampler(m.sim, sc.pgbench.progress),
+      : dir_(dir),
+        sampler(m.sim, sc.pgbench.progress),
         waits(bench.backends()),
         progress_csv(wired_progress(bench, sc, tps_series, origin, options), dir / "progress.csv"),
         system_csv(wired_system(m), dir / "system.csv"),
@@ -156,6 +161,7 @@ struct Recorders {
     waits_csv.commit();
     io_layers_csv.commit();
     if (aggregate_log) aggregate_log->commit();
+    analysis::write_file_atomically(dir_ / "pgbench.log", pgbench_log);
   }
 
  private:
@@ -163,7 +169,7 @@ struct Recorders {
                              sim::Time origin, const RunOptions& options) {
     sim::Table& progress = sampler.table("progress");
     add_progress_columns(progress, bench.stats(), tps_series, sc.pgbench, pgbench::major_version(sc.postgres.version),
-                         origin, options);
+                         origin, options, pgbench_log);
     add_timestamp_column(progress);
     return progress;
   }

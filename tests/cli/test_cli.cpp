@@ -83,14 +83,17 @@ TEST_CASE("run writes progress.csv with one row per second and the summary's fig
     CHECK_MESSAGE(entry.path().filename().string().find(".tmp.") == std::string::npos, entry.path());
 }
 
-TEST_CASE("progress lines on stdout follow pgbench 15's -P format") {
+TEST_CASE("progress lines on stderr, and in pgbench.log, follow pgbench 15's -P format") {
   TempDir tmp("cli-progress");
   write_text(tmp / "s.json", kSmall);
   const auto r = run_ckptsim("run " + (tmp / "s.json").string() + " --out " + (tmp / "out").string() +
                                  " --set pgbench.duration=3s --set pgbench.rate=100 --set pgbench.latency_limit=50ms",
                              tmp);
   REQUIRE(r.exit_code == 0);
-  std::istringstream lines(r.out);
+  CHECK(r.out.find("progress:") == std::string::npos);  // stdout has pgbench's final summary only
+  CHECK(r.out.find("number of transactions actually processed") != std::string::npos);
+  CHECK(slurp(tmp / "out" / "pgbench.log") == r.err);
+  std::istringstream lines(r.err);
   std::string first;
   std::getline(lines, first);
   // "progress: 1.0 s, 97.0 tps, lat 0.350 ms stddev 0.000, 0 failed, lag 0.000 ms, 0 skipped"

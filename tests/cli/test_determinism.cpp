@@ -27,8 +27,8 @@ TEST_CASE("a grid with --jobs 1 and --jobs 2 gives byte-identical files") {
   REQUIRE(a.exit_code == 0);
   REQUIRE(b.exit_code == 0);
   const auto fa = outputs(tmp / "a"), fb = outputs(tmp / "b");
-  CHECK(fa.size() == 4 * 8 + 3);  // 4 points x (run.json, progress, system, waits, io_layers, checkpoints, log,
-                                 // summary) + summary.csv + report.txt + grid.json
+  CHECK(fa.size() == 4 * 9 + 3);  // 4 points x (run.json, progress, system, waits, io_layers, checkpoints,
+                                 // postgres.log, pgbench.log, summary) + summary.csv + report.txt + grid.json
   CHECK(fa == fb);
   CHECK(fs::exists(tmp / "a" / "clients=2,device=nvme" / "progress.csv"));
   const std::string summary = slurp(tmp / "a" / "summary.csv");
