@@ -16,9 +16,15 @@ void Server::reset_stats() {
 }
 
 void Server::add_system_columns(sim::Table& system) {
+  // Rates of the counters, named as rates under the version's own view names:
+  // 17 moved checkpoint writes to pg_stat_checkpointer (buffers_written) and
+  // backend writes and fsyncs to pg_stat_io (client backend writes, fsyncs).
+  const bool v17 = version_.has_pg_stat_checkpointer();
   system.add_source(
-      {"buffers_checkpoint", "buffers_clean", "buffers_backend", "buffers_alloc", "maxwritten_clean",
-       "buffers_backend_fsync", "wal_mb_s", "wal_fpi_s", "blks_hit_pct", "ckpt_phase"},
+      {v17 ? "checkpointer_buffers_written_per_s" : "buffers_checkpoint_per_s", "buffers_clean_per_s",
+       v17 ? "io_backend_writes_per_s" : "buffers_backend_per_s", "buffers_alloc_per_s", "maxwritten_clean_per_s",
+       v17 ? "io_backend_fsyncs_per_s" : "buffers_backend_fsync_per_s", "wal_mb_per_s", "wal_fpi_per_s",
+       "blks_hit_pct", "ckpt_phase"},
       [this](const sim::Interval& interval, std::span<sim::Cell> cells) {
         const double seconds = std::max(sim::to_seconds(interval.end - interval.start), 1e-9);
         const Stats& now = stats_;

@@ -50,6 +50,29 @@ TEST_CASE("one clock: the CSVs' time_s, their timestamp column, the log and summ
   CHECK(system.substr(0, system.find('\n')).ends_with(",timestamp"));
 }
 
+TEST_CASE("system.csv names its rates as rates, under the version's view names") {
+  TempDir tmp("cli-rates");
+  write_text(tmp / "s.json", kSmall);
+  const auto header = [&](const std::string& version) {
+    const auto out = tmp / ("v" + version);
+    REQUIRE(run_ckptsim("run " + (tmp / "s.json").string() + " --quiet --set pgbench.duration=2s --set postgres.version=" +
+                            version + " --out " + out.string(),
+                        tmp)
+                .exit_code == 0);
+    const std::string csv = slurp(out / "system.csv");
+    return "," + csv.substr(0, csv.find('\n')) + ",";
+  };
+  const std::string v15 = header("15"), v17 = header("17");
+  for (const char* column : {",buffers_checkpoint_per_s,", ",buffers_backend_per_s,", ",buffers_backend_fsync_per_s,",
+                             ",buffers_clean_per_s,", ",wal_mb_per_s,", ",wal_fpi_per_s,"})
+    CHECK_MESSAGE(v15.find(column) != std::string::npos, column);
+  CHECK(v15.find(",buffers_checkpoint,") == std::string::npos);  // a per-second rate is not the cumulative counter
+  for (const char* column : {",checkpointer_buffers_written_per_s,", ",io_backend_writes_per_s,",
+                             ",io_backend_fsyncs_per_s,", ",buffers_clean_per_s,"})
+    CHECK_MESSAGE(v17.find(column) != std::string::npos, column);
+  CHECK(v17.find("buffers_checkpoint") == std::string::npos);  // 17 has no such column
+}
+
 TEST_CASE("run writes progress.csv with one row per second and the summary's figures") {
   TempDir tmp("cli-run");
   write_text(tmp / "s.json", kSmall);
