@@ -90,10 +90,12 @@ std::string checkpoint_complete_message(const Version& v, const CheckpointEnd& e
       e.segs_added, v.wal_file_words(), e.segs_removed, e.segs_recycled, seconds_ms(v, e.write), seconds_ms(v, e.sync),
       seconds_ms(v, e.total));
   if (v.log_sync_stats()) {
-    // Per-file fsync times are kept in microseconds and rounded up to milliseconds.
-    const std::int64_t longest_ms = (e.longest_sync_us + 999) / 1000;
+    // Per-file fsync times are kept in microseconds; 15+ rounds them up to
+    // milliseconds ((us + 999) / 1000), earlier releases print secs.usecs/1000, truncating.
+    const std::int64_t round = v.log_times_round_up() ? 999 : 0;
+    const std::int64_t longest_ms = (e.longest_sync_us + round) / 1000;
     const std::int64_t average_us = e.sync_files > 0 ? e.total_sync_us / e.sync_files : 0;
-    const std::int64_t average_ms = (average_us + 999) / 1000;
+    const std::int64_t average_ms = (average_us + round) / 1000;
     m += fmt::format("; sync files={}, longest={} s, average={} s", e.sync_files, msecs(longest_ms), msecs(average_ms));
   }
   if (v.log_distance()) {

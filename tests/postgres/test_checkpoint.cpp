@@ -261,6 +261,22 @@ TEST_CASE("log_checkpoints lines, exactly, per release") {
         "lsn=0/1006088, redo lsn=0/1006088");
 }
 
+TEST_CASE("longest and average fsync times: truncated to the millisecond up to 14, rounded up from 15") {
+  CheckpointEnd e;
+  e.buffers_written = 3;
+  e.nbuffers = 128;
+  e.sync_files = 2;
+  e.longest_sync_us = 250400;
+  e.total_sync_us = 250400 + 100900;  // average 175650 us
+  const auto tail = [&](const char* version) {
+    const std::string m = checkpoint_complete_message(Version(version), e);
+    return m.substr(m.find("; sync files="), m.find(" s;", m.find("; sync files=")) - m.find("; sync files=") + 2);
+  };
+  CHECK(tail("9.6") == "; sync files=2, longest=0.250 s, average=0.175 s");
+  CHECK(tail("14") == "; sync files=2, longest=0.250 s, average=0.175 s");
+  CHECK(tail("15") == "; sync files=2, longest=0.251 s, average=0.176 s");
+}
+
 TEST_CASE("checkpoint starting: the WAL cause is 'xlog' up to 11 and 'wal' from 12") {
   CHECK(checkpoint_starting_message(Version("9.6"), kCheckpointCauseXlog) == "checkpoint starting: xlog");
   CHECK(checkpoint_starting_message(Version("11"), kCheckpointCauseXlog) == "checkpoint starting: xlog");
