@@ -117,18 +117,22 @@ std::vector<Record> parse_records(const std::string& text, const std::filesystem
   return records;
 }
 
-std::string read_whole_file(const std::filesystem::path& file) {
+std::ifstream open_file(const std::filesystem::path& file) {
   errno = 0;
   std::ifstream in(file, std::ios::binary);
   if (!in) fail_open(file, errno);
+  return in;
+}
+
+std::string read_whole(std::istream& in) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
 }
 
 // Header plus rows, with each row checked against the header's width.
-std::vector<Record> read_checked(const std::filesystem::path& file) {
-  auto records = parse_records(read_whole_file(file), file);
+std::vector<Record> read_checked(std::istream& in, const std::filesystem::path& file) {
+  auto records = parse_records(read_whole(in), file);
   if (records.empty()) fail_at(file, 1, "empty file (expected a header line)");
   const std::size_t width = records.front().cells.size();
   for (const Record& r : records) {
@@ -229,7 +233,12 @@ int CsvTable::column(std::string_view name) const {
 }
 
 CsvTable read_csv(const std::filesystem::path& path) {
-  auto records = read_checked(path);
+  std::ifstream in = open_file(path);
+  return read_csv(in, path);
+}
+
+CsvTable read_csv(std::istream& in, const std::filesystem::path& path) {
+  auto records = read_checked(in, path);
   CsvTable table;
   table.header = std::move(records.front().cells);
   table.rows.reserve(records.size() - 1);
@@ -238,9 +247,11 @@ CsvTable read_csv(const std::filesystem::path& path) {
 }
 
 std::vector<std::string> read_csv_header(const std::filesystem::path& path) {
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail_open(path, errno);
+  std::ifstream in = open_file(path);
+  return read_csv_header(in, path);
+}
+
+std::vector<std::string> read_csv_header(std::istream& in, const std::filesystem::path& path) {
   // A record is complete once its quotes balance (a doubled quote counts twice).
   std::string text;
   std::string line;
@@ -257,11 +268,17 @@ std::vector<std::string> read_csv_header(const std::filesystem::path& path) {
 }
 
 std::vector<double> read_tps_series(const std::filesystem::path& progress_csv, double interval_s) {
+  std::ifstream in = open_file(progress_csv);
+  return read_tps_series(in, progress_csv, interval_s);
+}
+
+std::vector<double> read_tps_series(std::istream& in, const std::filesystem::path& progress_csv,
+                                    double interval_s) {
   if (!(interval_s >= 0) || !std::isfinite(interval_s)) {
     throw std::invalid_argument(fmt::format("{}: interval {} s is not a positive number",
                                             progress_csv.string(), interval_s));
   }
-  const auto records = read_checked(progress_csv);
+  const auto records = read_checked(in, progress_csv);
   const Record& header = records.front();
   const int time_col = find_column(progress_csv, header, "time_s");
   const int tps_col = find_column(progress_csv, header, "tps");
@@ -323,7 +340,12 @@ std::vector<double> read_tps_series(const std::filesystem::path& progress_csv, d
 }
 
 ProgressCounts read_progress_counts(const std::filesystem::path& progress_csv) {
-  const auto records = read_checked(progress_csv);
+  std::ifstream in = open_file(progress_csv);
+  return read_progress_counts(in, progress_csv);
+}
+
+ProgressCounts read_progress_counts(std::istream& in, const std::filesystem::path& progress_csv) {
+  const auto records = read_checked(in, progress_csv);
   const Record& header = records.front();
   const int time_col = find_column(progress_csv, header, "time_s");
   const int tps_col = find_column(progress_csv, header, "tps");

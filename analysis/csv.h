@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <istream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,6 +62,10 @@ CsvTable read_csv(const std::filesystem::path& path);
 // Only the header row (column names), without reading the rest of the file.
 std::vector<std::string> read_csv_header(const std::filesystem::path& path);
 
+// The same readers over an open stream; `name` stands for the file in messages.
+CsvTable read_csv(std::istream& in, const std::filesystem::path& name);
+std::vector<std::string> read_csv_header(std::istream& in, const std::filesystem::path& name);
+
 // The per-interval tps series of a progress.csv (columns time_s and tps).
 // pgbench -P prints nothing while it is stuck, so intervals may be missing:
 // each row is placed on the interval grid by its time_s and missing intervals
@@ -73,6 +78,8 @@ std::vector<std::string> read_csv_header(const std::filesystem::path& path);
 // that is not a finite number, a tps outside 0..1e9, a time going backwards or repeated.
 std::vector<double> read_tps_series(const std::filesystem::path& progress_csv,
                                     double interval_s = 0);
+std::vector<double> read_tps_series(std::istream& in, const std::filesystem::path& name,
+                                    double interval_s = 0);
 
 // The run's totals in a progress.csv: transactions (tps x interval, row by
 // row) and, when the file has those columns (ckptsim's does), the skipped and
@@ -82,5 +89,6 @@ struct ProgressCounts {
   std::int64_t transactions = 0, skipped = 0, late = 0;
 };
 ProgressCounts read_progress_counts(const std::filesystem::path& progress_csv);
+ProgressCounts read_progress_counts(std::istream& in, const std::filesystem::path& name);
 
 }  // namespace ckptsim::analysis

@@ -5,7 +5,9 @@
 // are collected (once each, though a grid may meet them at every point) and
 // thrown together; a plan is returned only when there are none.
 #include <algorithm>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "scenarios/layers.h"
 #include "scenarios/presets.h"
@@ -252,12 +254,21 @@ Plan load_plan(const json& doc, const fs::path& base_dir, const LoadOptions& opt
   return plan;
 }
 
-Plan load_plan(const fs::path& file, const LoadOptions& options) {
+Plan load_plan_text(const std::string& text, const std::string& label, const fs::path& base_dir,
+                    const LoadOptions& options) {
   Errors errors;
-  const auto doc = read_json_file(file, file.string(), errors);
+  const auto doc = parse_json_text(text, label, errors);
   if (!doc) throw ScenarioError(errors.messages());
-  const fs::path base_dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
   return load_plan(*doc, base_dir, options);
+}
+
+Plan load_plan(const fs::path& file, const LoadOptions& options) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw ScenarioError({file.string() + ": cannot read " + file.string()});
+  std::ostringstream text;
+  text << in.rdbuf();
+  const fs::path base_dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  return load_plan_text(text.str(), file.string(), base_dir, options);
 }
 
 }  // namespace ckptsim::scenarios

@@ -92,6 +92,9 @@ class ScenarioError : public std::runtime_error {
 std::string point_name(const std::vector<std::pair<std::string, json>>& values);
 
 Plan load_plan(const std::filesystem::path& file, const LoadOptions& options = {});
+// A scenario file's text; errors in the JSON itself are reported under `label`.
+Plan load_plan_text(const std::string& text, const std::string& label, const std::filesystem::path& base_dir,
+                    const LoadOptions& options = {});
 // `doc` as if read from a file in `base_dir` (relative preset paths start there).
 Plan load_plan(const json& doc, const std::filesystem::path& base_dir, const LoadOptions& options = {});
 
