@@ -1,0 +1,56 @@
+// tests/fuzz/fuzz_csv.cpp
+//
+// libFuzzer target for the CSV reader: the input is a CSV file's text, read
+// as a table, as a header, as a progress.csv's tps series (interval inferred
+// and given) and as its totals. std::runtime_error "<file>:<line>: ..." is the
+// readers' way to refuse input; any other exception, a crash or a sanitizer
+// report is a bug. The header reader, which stops early, must agree with the
+// whole-file reader on every file the latter accepts.
+#include <cstdint>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "analysis/csv.h"
+
+namespace {
+
+using namespace ckptsim::analysis;
+
+template <typename F>
+void refused_or_read(F read) {
+  try {
+    read();
+  } catch (const std::runtime_error&) {
+    // refused with "<file>:<line>: ...": expected
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  const auto stream = [&] { return std::istringstream(text); };
+  refused_or_read([&] {
+    auto in = stream();
+    const CsvTable table = read_csv(in, "fuzz.csv");
+    auto header_in = stream();
+    if (read_csv_header(header_in, "fuzz.csv") != table.header) std::abort();
+  });
+  refused_or_read([&] {
+    auto in = stream();
+    (void)read_csv_header(in, "fuzz.csv");
+  });
+  for (const double interval : {0.0, 1.0, 0.25}) {
+    refused_or_read([&] {
+      auto in = stream();
+      (void)read_tps_series(in, "fuzz.csv", interval);
+    });
+  }
+  refused_or_read([&] {
+    auto in = stream();
+    (void)read_progress_counts(in, "fuzz.csv");
+  });
+  return 0;
+}
