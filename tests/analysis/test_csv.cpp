@@ -1,6 +1,7 @@
 // tests/analysis/test_csv.cpp: CSV writing, reading, and the tps series of a progress.csv.
 #include <doctest/doctest.h>
 
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -78,6 +79,15 @@ TEST_CASE("the reader accepts CRLF line ends and a missing final newline") {
   const CsvTable table = read_csv(dir / "t.csv");
   CHECK(table.rows == std::vector<std::vector<std::string>>{{"1", "2"}, {"3", "4"}});
   CHECK(read_csv_header(dir / "t.csv") == std::vector<std::string>{"a", "b"});
+}
+
+TEST_CASE("read_csv_header reads the first record as read_csv does, up to the file's last byte") {
+  // A lone "\r" at the very end is part of the cell (no line end follows it).
+  std::istringstream whole("A\r"), first("A\r");
+  CHECK(read_csv(whole, "t.csv").header == std::vector<std::string>{"A\r"});
+  CHECK(read_csv_header(first, "t.csv") == std::vector<std::string>{"A\r"});
+  std::istringstream crlf("a,b\r\n1,2\r\n");
+  CHECK(read_csv_header(crlf, "t.csv") == std::vector<std::string>{"a", "b"});
 }
 
 TEST_CASE("malformed CSV errors name the file and the line") {
