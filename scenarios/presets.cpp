@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -83,6 +84,40 @@ std::vector<PresetInfo> scan(const std::string& kind, bool with_descriptions) {
     return natural_less(a.name, b.name);
   });
   return presets;
+}
+
+// The first number literal outside strings that does not fit in a double,
+// with its line and column, for the error message ("1e999 at line 3, column 9").
+std::string first_overflowing_number(const std::string& text) {
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c != '-' && std::isdigit(static_cast<unsigned char>(c)) == 0) continue;
+    const std::size_t end = std::min(text.find_first_not_of("0123456789+-.eE", i), text.size());
+    const std::string token = text.substr(i, end - i);
+    if (std::isfinite(std::strtod(token.c_str(), nullptr))) {
+      i = end - 1;
+      continue;
+    }
+    const auto at = text.begin() + static_cast<std::ptrdiff_t>(i);
+    const auto line = 1 + std::count(text.begin(), at, '\n');
+    const std::size_t line_start = text.rfind('\n', i);
+    const std::size_t column = line_start == std::string::npos ? i + 1 : i - line_start;
+    const std::string head = token.size() > 40 ? token.substr(0, 37) + "..." : token;
+    return head + " at line " + std::to_string(line) + ", column " + std::to_string(column);
+  }
+  return "a number";
 }
 
 }  // namespace
@@ -203,6 +238,12 @@ std::optional<json> parse_json_text(const std::string& text, const std::string& 
     }
     errors.add(label, "invalid JSON at line " + std::to_string(line) + ", column " +
                           std::to_string(column) + ": " + reason);
+    return std::nullopt;
+  } catch (const json::out_of_range&) {
+    // A number literal past double's range (1e309): nlohmann throws out_of_range
+    // 406 with no position; the token is where the text first has such a number.
+    errors.add(label, "invalid JSON: " + first_overflowing_number(text) +
+                          " is out of range (a JSON number here is a double, at most about 1.8e308)");
     return std::nullopt;
   }
 }
