@@ -185,6 +185,8 @@ int find_column(const std::filesystem::path& file, const Record& header, std::st
 // Beyond this the file is not a progress log (or its times are not seconds).
 constexpr std::int64_t kMaxIntervals = 100'000'000;
 
+constexpr double kInt64Limit = 9223372036854775808.0;  // 2^63: the first double past int64
+
 }  // namespace
 
 CsvWriter::CsvWriter(std::filesystem::path path, std::vector<std::string> header)
@@ -317,11 +319,15 @@ std::vector<double> read_tps_series(std::istream& in, const std::filesystem::pat
   }
 
   // pgbench labels an interval by its end; a first row at 0 means starts.
-  const bool labels_starts = std::llround(points.front().time_s / interval) == 0;
+  const bool labels_starts = std::round(points.front().time_s / interval) == 0;
   std::vector<double> series;
   std::int64_t previous_slot = -1;
   for (const Point& p : points) {
     const double grid_point = std::round(p.time_s / interval);
+    // Checked before the cast to int64: -1e300 does not fit (fuzz_csv).
+    if (grid_point < 0) {
+      fail_at(progress_csv, p.line, fmt::format("time_s {} is before the start of the run", p.time_s));
+    }
     if (grid_point > static_cast<double>(kMaxIntervals)) {
       fail_at(progress_csv, p.line,
               fmt::format("time_s {} is more than {} intervals of {} s", p.time_s, kMaxIntervals, interval));
@@ -362,10 +368,30 @@ ProgressCounts read_progress_counts(std::istream& in, const std::filesystem::pat
     const Record& r = records[i];
     const auto cell = [&r](int col) -> const std::string& { return r.cells[static_cast<std::size_t>(col)]; };
     const double t = parse_number(progress_csv, r.line, "time_s", cell(time_col));
-    counts.transactions += std::llround(parse_tps(progress_csv, r.line, cell(tps_col)) * (t - previous));
+    if (t < previous) {
+      fail_at(progress_csv, r.line,
+              i == 1 ? fmt::format("time_s {} is before the start of the run", cell(time_col))
+                     : fmt::format("time_s {} goes backwards (previous row: {})", cell(time_col), previous));
+    }
+    // Totals past int64 would overflow (huge counts, or time_s 1e300 x tps): refuse them.
+    const auto too_many = [&](std::string_view what) {
+      fail_at(progress_csv, r.line, fmt::format("the {} up to here are more than a 64-bit count holds", what));
+    };
+    const double row = std::round(parse_tps(progress_csv, r.line, cell(tps_col)) * (t - previous));
+    if (!(row < kInt64Limit) ||
+        __builtin_add_overflow(counts.transactions, static_cast<std::int64_t>(row), &counts.transactions)) {
+      too_many("transactions (tps x interval)");
+    }
     previous = t;
-    if (skipped_col >= 0) counts.skipped += parse_count(progress_csv, r.line, "skipped", cell(skipped_col));
-    if (late_col >= 0) counts.late += parse_count(progress_csv, r.line, "late", cell(late_col));
+    if (skipped_col >= 0 && __builtin_add_overflow(counts.skipped, parse_count(progress_csv, r.line, "skipped",
+                                                                               cell(skipped_col)),
+                                                   &counts.skipped)) {
+      too_many("skipped transactions");
+    }
+    if (late_col >= 0 &&
+        __builtin_add_overflow(counts.late, parse_count(progress_csv, r.line, "late", cell(late_col)), &counts.late)) {
+      too_many("late transactions");
+    }
   }
   return counts;
 }

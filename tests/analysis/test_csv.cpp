@@ -165,6 +165,30 @@ TEST_CASE("progress errors name the file and the line") {
         file + ":4: time_s 2.4 falls in the same 1 s interval as the previous row");
 }
 
+TEST_CASE("a time_s far below zero is before the start of the run, checked before it is cast to an integer") {
+  // -1e300 intervals used to be cast to int64 (undefined behaviour; fuzz_csv).
+  std::istringstream in("time_s,tps\n-1e300,1\n");
+  CHECK(error_of([&] { read_tps_series(in, "p.csv"); }) == "p.csv:2: time_s -1e+300 is before the start of the run");
+}
+
+TEST_CASE("a progress file's totals refuse times going backwards and sums past a 64-bit count") {
+  // These used to overflow int64 silently (undefined behaviour; fuzz_csv).
+  const auto counts_error = [](const std::string& text) {
+    std::istringstream in(text);
+    return error_of([&] { read_progress_counts(in, "p.csv"); });
+  };
+  CHECK(counts_error("time_s,tps,skipped\n1,1,9223372036854775807\n2,1,9223372036854775807\n") ==
+        "p.csv:3: the skipped transactions up to here are more than a 64-bit count holds");
+  CHECK(counts_error("time_s,tps,late\n1,1,9223372036854775807\n2,1,1\n") ==
+        "p.csv:3: the late transactions up to here are more than a 64-bit count holds");
+  CHECK(counts_error("time_s,tps\n1e300,1e9\n") ==
+        "p.csv:2: the transactions (tps x interval) up to here are more than a 64-bit count holds");
+  CHECK(counts_error("time_s,tps\n-1,5\n") == "p.csv:2: time_s -1 is before the start of the run");
+  CHECK(counts_error("time_s,tps\n2,5\n1,5\n") == "p.csv:3: time_s 1 goes backwards (previous row: 2)");
+  std::istringstream whole("time_s,tps,skipped\n1,1,9223372036854775806\n2,1,1\n");
+  CHECK(read_progress_counts(whole, "p.csv").skipped == 9223372036854775807);  // the largest total is exact
+}
+
 TEST_CASE("a progress file's totals: transactions from tps x interval, skipped and late summed; bad cells name the line") {
   ScratchDir dir;
   const auto path = dir / "progress.csv";
