@@ -263,12 +263,11 @@ Plan load_plan_text(const std::string& text, const std::string& label, const fs:
 }
 
 Plan load_plan(const fs::path& file, const LoadOptions& options) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw ScenarioError({file.string() + ": cannot read " + file.string()});
-  std::ostringstream text;
-  text << in.rdbuf();
+  Errors errors;
+  const auto text = read_json_text(file, file.string(), errors);
+  if (!text) throw ScenarioError(errors.messages());
   const fs::path base_dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
-  return load_plan_text(text.str(), file.string(), base_dir, options);
+  return load_plan_text(*text, file.string(), base_dir, options);
 }
 
 }  // namespace ckptsim::scenarios

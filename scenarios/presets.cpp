@@ -165,7 +165,29 @@ std::optional<std::size_t> json_too_deep(const std::string& text) {
   return std::nullopt;
 }
 
+std::optional<std::string> read_json_text(const fs::path& file, const std::string& label, Errors& errors) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    errors.add(label, "cannot read " + file.string());
+    return std::nullopt;
+  }
+  std::string text(kMaxJsonBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxJsonBytes) {
+    errors.add(label, "is larger than " + std::to_string(kMaxJsonBytes / 1024) +
+                          " kB: a scenario or preset is hand-written JSON, not data");
+    return std::nullopt;
+  }
+  return text;
+}
+
 std::optional<json> parse_json_text(const std::string& text, const std::string& label, Errors& errors) {
+  if (text.size() > kMaxJsonBytes) {
+    errors.add(label, "is larger than " + std::to_string(kMaxJsonBytes / 1024) +
+                          " kB: a scenario or preset is hand-written JSON, not data");
+    return std::nullopt;
+  }
   // Deep nesting would overflow the stack of the recursive copy and dump that follow parsing.
   if (const auto at = json_too_deep(text)) {
     std::size_t line = 1, column = 0;
@@ -249,14 +271,8 @@ std::optional<json> parse_json_text(const std::string& text, const std::string& 
 }
 
 std::optional<json> read_json_file(const fs::path& file, const std::string& label, Errors& errors) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    errors.add(label, "cannot read " + file.string());
-    return std::nullopt;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_json_text(text.str(), label, errors);
+  const auto text = read_json_text(file, label, errors);
+  return text ? parse_json_text(*text, label, errors) : std::nullopt;
 }
 
 }  // namespace ckptsim::scenarios

@@ -42,6 +42,12 @@ std::optional<json> read_json_file(const std::filesystem::path& file, const std:
 // A JSON text parsed, with errors reported under `label` as above.
 // Arrays and objects nested deeper than this are refused before parsing (a scenario needs 4).
 inline constexpr int kMaxJsonDepth = 32;
+// A scenario or preset is hand-written: a text larger than this is refused
+// before it is read whole (the biggest shipped file is under 2 kB).
+inline constexpr std::size_t kMaxJsonBytes = 1024 * 1024;
+// The file's text, or nullopt with an error under `label` if it cannot be read or exceeds kMaxJsonBytes.
+std::optional<std::string> read_json_text(const std::filesystem::path& file, const std::string& label,
+                                          Errors& errors);
 // The byte offset where `text` first nests deeper than kMaxJsonDepth, outside strings.
 std::optional<std::size_t> json_too_deep(const std::string& text);
 std::optional<json> parse_json_text(const std::string& text, const std::string& label, Errors& errors);

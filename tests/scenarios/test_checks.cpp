@@ -192,3 +192,23 @@ TEST_CASE("max_wal_size without a unit counts 16MB segments on 9.5 to 10, MB fro
   CHECK(load({{"postgres", {{"version", "9.6"}, {"max_wal_size", "64MB"}}}}).points.at(0).scenario.postgres.max_wal_size ==
         64 * sim::kMiB);
 }
+
+TEST_CASE("a scenario file larger than 1 MB is refused before it is read whole") {
+  const auto file = std::filesystem::temp_directory_path() / ("ckptsim-large-" + std::to_string(::getpid()) + ".json");
+  const auto errors_of_file = [&](const std::string& text) -> std::vector<std::string> {
+    std::ofstream(file) << text;
+    testing::use_source_presets();
+    try {
+      load_plan(file);
+    } catch (const ScenarioError& e) {
+      return e.messages;
+    }
+    return {};
+  };
+  const std::string padding(kMaxJsonBytes, ' ');
+  CHECK(errors_of_file("{\"seed\": 1}" + padding) ==
+        std::vector<std::string>{file.string() +
+                                 ": is larger than 1024 kB: a scenario or preset is hand-written JSON, not data"});
+  CHECK(errors_of_file("{\"seed\": 1}" + padding.substr(0, kMaxJsonBytes - 20)).empty());  // just under: fine
+  std::filesystem::remove(file);
+}
