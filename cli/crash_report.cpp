@@ -13,7 +13,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-constexpr double kPageBytes = 8192;
+constexpr auto kPageBytes = static_cast<double>(os::kBlockBytes);
 // An assumption, not a measurement: the startup process's CPU per pgbench
 // record when its page is in shared buffers (redo of a heap update or insert,
 // an index insert, a commit: a few microseconds each on current hardware).

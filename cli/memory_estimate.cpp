@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "models/os/file_system.h"
 #include "models/pgbench/tables.h"
 
 namespace ckptsim::cli {
@@ -25,7 +26,7 @@ constexpr double kBytesPerTableBlock = 37;
 MemoryEstimate estimate_memory(const scenarios::Scenario& sc) {
   MemoryEstimate e;
   e.fixed_mb = kFixedMb;
-  e.shared_buffers_mb = kBytesPerBuffer * static_cast<double>(sc.postgres.shared_buffers / (8 * sim::kKiB)) / kMB;
+  e.shared_buffers_mb = kBytesPerBuffer * static_cast<double>(sc.postgres.shared_buffers / os::kBlockBytes) / kMB;
   e.tables_mb = kBytesPerTableBlock * static_cast<double>(pgbench::PgbenchTables::database_blocks(sc.pgbench.scale)) / kMB;
   return e;
 }

@@ -86,23 +86,45 @@ std::vector<PresetInfo> scan(const std::string& kind, bool with_descriptions) {
   return presets;
 }
 
+// Reads JSON text a character at a time and says which ones lie outside
+// strings (quotes and escapes included), for the scans made before parsing.
+class OutsideStrings {
+ public:
+  bool operator()(char c) {
+    if (in_string_) {
+      if (escaped_) escaped_ = false;
+      else if (c == '\\') escaped_ = true;
+      else if (c == '"') in_string_ = false;
+      return false;
+    }
+    if (c == '"') in_string_ = true;
+    return !in_string_;
+  }
+
+ private:
+  bool in_string_ = false, escaped_ = false;
+};
+
+// "line L, column C" (1-based) of a byte offset.
+std::string line_and_column(const std::string& text, std::size_t offset) {
+  const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
+  const std::size_t line_start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+  const std::size_t column = line_start == std::string::npos ? offset + 1 : offset - line_start;
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+std::string too_large_message() {
+  return "is larger than " + std::to_string(kMaxJsonBytes / 1024) +
+         " kB: a scenario or preset is hand-written JSON, not data";
+}
+
 // The first number literal outside strings that does not fit in a double,
 // with its line and column, for the error message ("1e999 at line 3, column 9").
 std::string first_overflowing_number(const std::string& text) {
-  bool in_string = false, escaped = false;
+  OutsideStrings outside;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') in_string = true;
+    if (!outside(c)) continue;
     if (c != '-' && std::isdigit(static_cast<unsigned char>(c)) == 0) continue;
     const std::size_t end = std::min(text.find_first_not_of("0123456789+-.eE", i), text.size());
     const std::string token = text.substr(i, end - i);
@@ -110,12 +132,8 @@ std::string first_overflowing_number(const std::string& text) {
       i = end - 1;
       continue;
     }
-    const auto at = text.begin() + static_cast<std::ptrdiff_t>(i);
-    const auto line = 1 + std::count(text.begin(), at, '\n');
-    const std::size_t line_start = text.rfind('\n', i);
-    const std::size_t column = line_start == std::string::npos ? i + 1 : i - line_start;
     const std::string head = token.size() > 40 ? token.substr(0, 37) + "..." : token;
-    return head + " at line " + std::to_string(line) + ", column " + std::to_string(column);
+    return head + " at " + line_and_column(text, i);
   }
   return "a number";
 }
@@ -143,20 +161,11 @@ std::vector<std::string> preset_names(const std::string& kind) {
 
 std::optional<std::size_t> json_too_deep(const std::string& text) {
   int depth = 0;
-  bool in_string = false, escaped = false;
+  OutsideStrings outside;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
+    if (!outside(c)) continue;
+    if (c == '[' || c == '{') {
       if (++depth > kMaxJsonDepth) return i;
     } else if (c == ']' || c == '}') {
       --depth;
@@ -175,8 +184,7 @@ std::optional<std::string> read_json_text(const fs::path& file, const std::strin
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(in.gcount()));
   if (text.size() > kMaxJsonBytes) {
-    errors.add(label, "is larger than " + std::to_string(kMaxJsonBytes / 1024) +
-                          " kB: a scenario or preset is hand-written JSON, not data");
+    errors.add(label, too_large_message());
     return std::nullopt;
   }
   return text;
@@ -184,23 +192,13 @@ std::optional<std::string> read_json_text(const fs::path& file, const std::strin
 
 std::optional<json> parse_json_text(const std::string& text, const std::string& label, Errors& errors) {
   if (text.size() > kMaxJsonBytes) {
-    errors.add(label, "is larger than " + std::to_string(kMaxJsonBytes / 1024) +
-                          " kB: a scenario or preset is hand-written JSON, not data");
+    errors.add(label, too_large_message());
     return std::nullopt;
   }
   // Deep nesting would overflow the stack of the recursive copy and dump that follow parsing.
   if (const auto at = json_too_deep(text)) {
-    std::size_t line = 1, column = 0;
-    for (std::size_t i = 0; i < *at; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 0;
-      } else {
-        ++column;
-      }
-    }
-    errors.add(label, "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels at line " +
-                          std::to_string(line) + ", column " + std::to_string(column + 1));
+    errors.add(label, "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels at " +
+                          line_and_column(text, *at));
     return std::nullopt;
   }
   // A key given twice in one object would silently keep the last: name the first repeat.

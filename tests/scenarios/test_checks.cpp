@@ -19,6 +19,22 @@ using namespace ckptsim::scenarios;
 using ckptsim::scenarios::testing::errors_of;
 using ckptsim::scenarios::testing::load;
 
+namespace {
+
+// The loader's errors for `text` written to `file` and loaded as a scenario file.
+std::vector<std::string> errors_of_file_text(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream(file) << text;
+  testing::use_source_presets();
+  try {
+    load_plan(file);
+  } catch (const ScenarioError& e) {
+    return e.messages;
+  }
+  return {};
+}
+
+}  // namespace
+
 TEST_CASE("pgbench refuses more threads than clients") {
   CHECK(errors_of({{"pgbench", {{"clients", 4}, {"threads", 8}}}}) ==
         std::vector<std::string>{"/pgbench/threads: 8 is more than clients (4)"});
@@ -100,16 +116,7 @@ TEST_CASE("-R is bounded so that the schedule's gaps stay whole nanoseconds (a r
 
 TEST_CASE("JSON nested deeper than 32 levels is refused before parsing (10^5 levels used to overflow the stack)") {
   const auto file = std::filesystem::temp_directory_path() / ("ckptsim-deep-" + std::to_string(::getpid()) + ".json");
-  const auto errors_of_file = [&](const std::string& text) -> std::vector<std::string> {
-    std::ofstream(file) << text;
-    testing::use_source_presets();
-    try {
-      load_plan(file);
-    } catch (const ScenarioError& e) {
-      return e.messages;
-    }
-    return {};
-  };
+  const auto errors_of_file = [&](const std::string& text) { return errors_of_file_text(file, text); };
   const std::string arrays = std::string(100000, '[') + std::string(100000, ']');
   auto errors = errors_of_file(arrays);
   REQUIRE(errors.size() == 1);
@@ -195,16 +202,7 @@ TEST_CASE("max_wal_size without a unit counts 16MB segments on 9.5 to 10, MB fro
 
 TEST_CASE("a scenario file larger than 1 MB is refused before it is read whole") {
   const auto file = std::filesystem::temp_directory_path() / ("ckptsim-large-" + std::to_string(::getpid()) + ".json");
-  const auto errors_of_file = [&](const std::string& text) -> std::vector<std::string> {
-    std::ofstream(file) << text;
-    testing::use_source_presets();
-    try {
-      load_plan(file);
-    } catch (const ScenarioError& e) {
-      return e.messages;
-    }
-    return {};
-  };
+  const auto errors_of_file = [&](const std::string& text) { return errors_of_file_text(file, text); };
   const std::string padding(kMaxJsonBytes, ' ');
   CHECK(errors_of_file("{\"seed\": 1}" + padding) ==
         std::vector<std::string>{file.string() +
