@@ -5,6 +5,8 @@
 // into the file even when a quoted cell spans lines.
 #include "analysis/csv.h"
 
+#include "analysis/tps_series.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -38,10 +40,6 @@ void write_cell(std::ostream& out, std::string_view cell) {
     out << c;
   }
   out << '"';
-}
-
-[[noreturn]] void fail_at(const std::filesystem::path& file, int line, std::string_view what) {
-  throw std::runtime_error(fmt::format("{}:{}: {}", file.string(), line, what));
 }
 
 [[noreturn]] void fail_open(const std::filesystem::path& file, int err) {
@@ -182,9 +180,6 @@ int find_column(const std::filesystem::path& file, const Record& header, std::st
   fail_at(file, header.line, fmt::format("no column \"{}\"", name));
 }
 
-// Beyond this the file is not a progress log (or its times are not seconds).
-constexpr std::int64_t kMaxIntervals = 100'000'000;
-
 constexpr double kInt64Limit = 9223372036854775808.0;  // 2^63: the first double past int64
 
 }  // namespace
@@ -278,73 +273,17 @@ std::vector<double> read_tps_series(const std::filesystem::path& progress_csv, d
 
 std::vector<double> read_tps_series(std::istream& in, const std::filesystem::path& progress_csv,
                                     double interval_s) {
-  if (!(interval_s >= 0) || !std::isfinite(interval_s)) {
-    throw std::invalid_argument(fmt::format("{}: interval {} s is not a positive number",
-                                            progress_csv.string(), interval_s));
-  }
   const auto records = read_checked(in, progress_csv);
   const Record& header = records.front();
   const int time_col = find_column(progress_csv, header, "time_s");
   const int tps_col = find_column(progress_csv, header, "tps");
-
-  struct Point {
-    double time_s, tps;
-    int line;
-  };
-  std::vector<Point> points;
+  std::vector<TimedTps> readings;
   for (std::size_t i = 1; i < records.size(); ++i) {
     const Record& r = records[i];
-    const Point p{parse_number(progress_csv, r.line, "time_s", r.cells[static_cast<std::size_t>(time_col)]),
-                  parse_tps(progress_csv, r.line, r.cells[static_cast<std::size_t>(tps_col)]),
-                  r.line};
-    if (!points.empty() && p.time_s <= points.back().time_s) {
-      fail_at(progress_csv, p.line,
-              fmt::format("time_s {} {} (previous row: {})", r.cells[static_cast<std::size_t>(time_col)],
-                          p.time_s < points.back().time_s ? "goes backwards" : "is repeated",
-                          points.back().time_s));
-    }
-    points.push_back(p);
+    readings.push_back({parse_number(progress_csv, r.line, "time_s", r.cells[static_cast<std::size_t>(time_col)]),
+                        parse_tps(progress_csv, r.line, r.cells[static_cast<std::size_t>(tps_col)]), r.line});
   }
-  if (points.empty()) return {};
-
-  double interval = interval_s;
-  if (interval == 0) {
-    interval = std::numeric_limits<double>::infinity();
-    double previous = 0;
-    for (const Point& p : points) {
-      if (p.time_s > previous) interval = std::min(interval, p.time_s - previous);
-      previous = p.time_s;
-    }
-    if (!std::isfinite(interval)) interval = 1;  // a single row at time 0
-  }
-
-  // pgbench labels an interval by its end; a first row at 0 means starts.
-  const bool labels_starts = std::round(points.front().time_s / interval) == 0;
-  std::vector<double> series;
-  std::int64_t previous_slot = -1;
-  for (const Point& p : points) {
-    const double grid_point = std::round(p.time_s / interval);
-    // Checked before the cast to int64: -1e300 does not fit (fuzz_csv).
-    if (grid_point < 0) {
-      fail_at(progress_csv, p.line, fmt::format("time_s {} is before the start of the run", p.time_s));
-    }
-    if (grid_point > static_cast<double>(kMaxIntervals)) {
-      fail_at(progress_csv, p.line,
-              fmt::format("time_s {} is more than {} intervals of {} s", p.time_s, kMaxIntervals, interval));
-    }
-    const std::int64_t slot = static_cast<std::int64_t>(grid_point) - (labels_starts ? 0 : 1);
-    if (slot < 0) {
-      fail_at(progress_csv, p.line, fmt::format("time_s {} is before the start of the run", p.time_s));
-    }
-    if (slot == previous_slot) {
-      fail_at(progress_csv, p.line,
-              fmt::format("time_s {} falls in the same {} s interval as the previous row", p.time_s, interval));
-    }
-    series.resize(static_cast<std::size_t>(slot) + 1, 0.0);  // missing intervals: 0 tps
-    series[static_cast<std::size_t>(slot)] = p.tps;
-    previous_slot = slot;
-  }
-  return series;
+  return place_on_interval_grid(readings, interval_s, progress_csv);
 }
 
 ProgressCounts read_progress_counts(const std::filesystem::path& progress_csv) {

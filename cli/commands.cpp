@@ -120,52 +120,6 @@ int command_check(const CheckArgs& args) {
   return 0;
 }
 
-// A progress.csv beside a summary.json of a stopped run is partial: say so.
-// nullopt when there is no readable summary.json to tell.
-std::optional<bool> run_complete(const std::filesystem::path& progress_csv) {
-  const auto summary_path = progress_csv.parent_path() / "summary.json";
-  std::ifstream in(summary_path);
-  if (!in) return std::nullopt;
-  const auto summary = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (!summary.is_object() || !summary.contains("complete") || !summary["complete"].is_boolean()) return std::nullopt;
-  if (!summary["complete"].get<bool>()) {
-    std::cerr << "warning: " << summary_path.string() << " says this run was stopped before its end ("
-              << summary.value("stopped_by", std::string("stopped")) << "): the figures cover only the intervals it ran\n";
-  }
-  return summary["complete"].get<bool>();
-}
-
-int command_analyze(const AnalyzeArgs& args) {
-  std::vector<double> tps;
-  analysis::ProgressCounts counts;
-  try {
-    tps = analysis::read_tps_series(args.progress);
-    if (tps.empty()) throw std::runtime_error(args.progress + ": no rows after the header: nothing to analyze");
-    counts = analysis::read_progress_counts(args.progress);
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << '\n';
-    return 2;
-  }
-  const analysis::Stability s =
-      analysis::compute_stability(tps, args.threshold, counts.transactions, counts.skipped, counts.late);
-  const std::optional<bool> complete = run_complete(args.progress);
-  if (args.json) {
-    nlohmann::ordered_json figures{{"intervals", tps.size()}};
-    const nlohmann::ordered_json stability = stability_json(s);  // named: items() of a temporary dangles
-    for (const auto& [key, value] : stability.items()) figures[key] = value;
-    if (complete) figures["complete"] = *complete;
-    std::cout << figures.dump(2) << '\n';
-    return 0;
-  }
-  std::cout << fmt::format("intervals             {}\n", tps.size())
-            << fmt::format("tps mean ± stddev     {:.1f} ± {:.1f}\n", s.tps_mean, s.tps_stddev)
-            << fmt::format("below {:g} tps          {:.1f}%\n", s.threshold, s.pct_below_threshold)
-            << fmt::format("min q1 median q3 max  {:.1f} {:.1f} {:.1f} {:.1f} {:.1f}\n", s.tps_min, s.tps_q1,
-                           s.tps_median, s.tps_q3, s.tps_max)
-            << fmt::format("skipped / late        {:.3f}% / {:.3f}%\n", s.skipped_pct, s.late_pct);
-  return 0;
-}
-
 int command_presets() {
   std::string kind;
   for (const auto& preset : scenarios::list_presets()) {

@@ -34,14 +34,25 @@ struct CheckArgs {
 };
 
 struct AnalyzeArgs {
-  std::string progress;
+  std::vector<std::string> inputs;  // one file or folder, or one run's aggregate logs (cli/analyze.h)
   double threshold = 10.0;
+  double interval_s = 0;  // 0: inferred from the times
+  bool json = false;
+};
+
+struct CompareArgs {
+  std::string real, simulated;
+  double threshold = 10.0;
+  double interval_s = 0;
   bool json = false;
 };
 
 int command_run(const RunArgs& args);
 int command_check(const CheckArgs& args);
+// Stability figures of a progress.csv, a real pgbench -P log or aggregate logs.
 int command_analyze(const AnalyzeArgs& args);
+// The same figures of a real run and a simulated one, side by side.
+int command_compare(const CompareArgs& args);
 int command_presets();
 // Draws a run's or a grid's plots again from its CSVs (cli/plot_folder.h).
 int command_plot(const std::string& dir);

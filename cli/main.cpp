@@ -1,4 +1,4 @@
-// ckptsim: the command line. run / check / analyze / presets / plot / devbench / compare-pg.
+// ckptsim: the command line. run / check / analyze / compare / presets / plot / devbench / compare-pg.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -112,11 +112,31 @@ int main(int argc, char** argv) {
       ->capture_default_str();
 
   AnalyzeArgs analyze;
-  auto* analyze_cmd = app.add_subcommand("analyze", "Stability figures of a per-interval tps series (progress.csv)");
-  analyze_cmd->add_option("progress", analyze.progress, "progress.csv (columns time_s and tps)")->required();
+  auto* analyze_cmd = app.add_subcommand(
+      "analyze", "Stability figures of a run: a progress.csv, a real pgbench -P log or pgbench aggregate logs");
+  analyze_cmd
+      ->add_option("input", analyze.inputs,
+                   "progress.csv or a run folder; pgbench -P output (stderr); or one run's aggregate logs "
+                   "(pgbench_log.PID pgbench_log.PID.1 ...)")
+      ->required();
   analyze_cmd->add_option("--threshold", analyze.threshold, "tps below which an interval counts as a stall")
       ->check(kTpsThreshold);
+  analyze_cmd->add_option("--interval", analyze.interval_s, "Interval in seconds (default: inferred from the times)")
+      ->check(kPositiveSeconds);
   analyze_cmd->add_flag("--json", analyze.json, "Print the figures as JSON");
+
+  CompareArgs compare;
+  auto* compare_runs_cmd =
+      app.add_subcommand("compare", "A real run's stability figures beside a simulated one's, with the differences");
+  compare_runs_cmd->add_option("real", compare.real, "The real run: pgbench -P output, an aggregate log, or a folder")
+      ->required();
+  compare_runs_cmd->add_option("simulated", compare.simulated, "The simulated run: a run folder or its progress.csv")
+      ->required();
+  compare_runs_cmd->add_option("--threshold", compare.threshold, "tps below which an interval counts as a stall")
+      ->check(kTpsThreshold);
+  compare_runs_cmd->add_option("--interval", compare.interval_s, "Interval in seconds (default: inferred)")
+      ->check(kPositiveSeconds);
+  compare_runs_cmd->add_flag("--json", compare.json, "Print the figures as JSON");
 
   auto* presets_cmd = app.add_subcommand("presets", "List the shipped presets, one line each");
 
@@ -159,6 +179,7 @@ int main(int argc, char** argv) {
   if (run_cmd->parsed()) rc = command_run(run);
   if (check_cmd->parsed()) rc = command_check(check);
   if (analyze_cmd->parsed()) rc = command_analyze(analyze);
+  if (compare_runs_cmd->parsed()) rc = command_compare(compare);
   if (presets_cmd->parsed()) rc = command_presets();
   if (plot_cmd->parsed()) rc = command_plot(plot_dir);
   if (devbench_cmd->parsed()) rc = command_devbench(device_preset, devbench_json);

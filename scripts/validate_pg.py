@@ -108,8 +108,20 @@ def main():
                 cmd += ["-R", str(b["rate"])]
             if PGBENCH_FLAGS[b["builtin"]]:
                 cmd.append(PGBENCH_FLAGS[b["builtin"]])
-            out = run_as(user, cmd + ["postgres"]).stdout
+            # -P 1 on stderr and one aggregate log per thread, as a user records a run:
+            # `ckptsim analyze` reads both (tests/cli/test_analyze_real.cpp).
+            cmd += ["-P", "1", "-l", "--aggregate-interval", "1"]
+            done = run_as(user, cmd + ["postgres"], cwd=tmp)
+            out = done.stdout
             tps = next((l for l in out.splitlines() if l.startswith("tps")), "")
+            aggregate = {}
+            for name in sorted(os.listdir(tmp)):
+                if name.startswith("pgbench_log."):
+                    path = os.path.join(tmp, name)
+                    with open(path) as f:
+                        # The PID differs every run: keep the thread suffix only.
+                        aggregate["pgbench_log.1" + name[len("pgbench_log.") :].lstrip("0123456789")] = f.read()
+                    os.remove(path)
             # Statistics are sent at transaction end and by the bgwriter every round: let them arrive.
             subprocess.run(["sleep", "1.5"], check=True)
             counters = json.loads(query(
@@ -122,7 +134,8 @@ def main():
                 "'wal_records', w.wal_records, 'wal_fpi', w.wal_fpi, 'wal_bytes', w.wal_bytes) "
                 "from pg_stat_database d, pg_stat_bgwriter b, pg_stat_wal w where d.datname = 'postgres'"))
             counters["transactions"] = b["transactions"] * b["clients"]
-            recorded["cases"].append({**case, "real": counters, "real_tps_line": tps})
+            recorded["cases"].append({**case, "real": counters, "real_tps_line": tps,
+                                      "real_progress_log": done.stderr, "real_aggregate_logs": aggregate})
             stop()
     finally:
         stop()

@@ -148,7 +148,7 @@ TEST_CASE("every command-line error exits 2 with a readable message, and runs no
       {"run --threshold -1" + out, "--threshold: expected a number of tps of at least 0, not \"-1\""},
       {"run --seed -1" + out, "--seed: expected a whole number from 0 to 18446744073709551615, not \"-1\""},
       {"run --seed 18446744073709551616" + out, "not \"18446744073709551616\""},
-      {"frobnicate", "unknown command \"frobnicate\" (expected one of run, check, analyze, presets, plot, devbench, compare-pg)"},
+      {"frobnicate", "unknown command \"frobnicate\" (expected one of run, check, analyze, compare, presets, plot, devbench, compare-pg)"},
       {"check s.json extra", "The following argument was not expected: extra"},
   };
   for (const auto& c : cases) {
@@ -222,6 +222,38 @@ TEST_CASE("analyze refuses a file with nothing to analyze or figures no run can 
     CHECK(r.err.find(c.message) != std::string::npos);
     CHECK(r.out.empty());
   }
+}
+
+TEST_CASE("analyze reads a real pgbench -P log as pgbench writes it to stderr, and compare sets it beside a simulation") {
+  TempDir tmp("cli-analyze-real");
+  write_text(tmp / "pgbench-stderr.log",
+             "pgbench (15.4)\nstarting vacuum...end.\n"
+             "progress: 1.0 s, 500.0 tps, lat 1.998 ms stddev 0.500, 0 failed\n"
+             "progress: 2.0 s, 480.0 tps, lat 2.080 ms stddev 0.612, 0 failed\n"
+             "progress: 5.0 s, 40.0 tps, lat 99.000 ms stddev 10.000, 0 failed\n");
+  const auto r = run_ckptsim("analyze " + (tmp / "pgbench-stderr.log").string() + " --json", tmp);
+  REQUIRE(r.exit_code == 0);
+  const auto figures = nlohmann::json::parse(r.out);
+  CHECK(figures["format"] == "pgbench -P log (15+)");
+  CHECK(figures["intervals"] == 5);  // seconds 3 and 4 printed nothing: 0 tps
+  CHECK(figures["pct_below_threshold"].get<double>() == doctest::Approx(40.0));
+  CHECK(figures["tps_median"].get<double>() == doctest::Approx(40.0));
+  CHECK(figures["skipped_pct"].is_null());  // a -P log without -L does not report them
+
+  // The simulated side: a run folder stands for its progress.csv.
+  std::filesystem::create_directories(tmp / "sim");
+  write_text(tmp / "sim" / "progress.csv", "time_s,tps,skipped,late\n1,400,0,0\n2,400,0,0\n3,400,0,0\n4,400,0,0\n5,400,0,0\n");
+  const auto c = run_ckptsim("compare " + (tmp / "pgbench-stderr.log").string() + " " + (tmp / "sim").string() + " --json", tmp);
+  REQUIRE(c.exit_code == 0);
+  const auto both = nlohmann::json::parse(c.out);
+  CHECK(both["real"]["format"] == "pgbench -P log (15+)");
+  CHECK(both["simulated"]["format"] == "ckptsim progress.csv");
+  CHECK(both["simulated_minus_real"]["tps_mean"].get<double>() == doctest::Approx(400.0 - 204.0));
+  CHECK(both["simulated_minus_real"]["pct_below_threshold"].get<double>() == doctest::Approx(-40.0));
+  const auto text = run_ckptsim("compare " + (tmp / "pgbench-stderr.log").string() + " " + (tmp / "sim").string(), tmp);
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("+196.0 (+96.1%)") != std::string::npos);
+  CHECK(text.out.find("-40.0 points") != std::string::npos);
 }
 
 TEST_CASE("presets lists every shipped preset with its description") {

@@ -1,0 +1,59 @@
+// analysis/pgbench_logs.h
+//
+// Readers of pgbench's own per-interval output, so that a real run can be
+// judged with the same stability figures as a simulated one (pgbench.c,
+// printProgressReport and doLog with --aggregate-interval):
+//   -P lines, on stderr, among pgbench's other messages:
+//     9.4-14  "progress: 5.0 s, 430.5 tps, lat 8.842 ms stddev 6.070[, lag 1.2 ms[, 3 skipped]]"
+//     15+     the same with ", 0 failed" after stddev, and ", N retried, M retries"
+//             at the end when --max-tries is not 1
+//   with --progress-timestamp the time is epoch seconds ("1796219881.000 s");
+//   aggregate log lines, one file per thread (pgbench_log.PID, .PID.1, ...):
+//     9.3-14  interval_start num_tx sum_lat sum_lat2 min_lat max_lat
+//             [sum_lag sum_lag2 min_lag max_lag [skipped]]
+//     15+     15 columns, the unused ones 0, skipped at the same place.
+// Lines that are not -P lines (the banner, "starting vacuum...", the final
+// summary when stdout and stderr were captured together) are passed over.
+//
+// Left out: latencies (the stability figures judge tps), and a final partial
+// aggregate interval is taken as a whole one (pgbench does not say how long it was).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <istream>
+#include <string>
+#include <vector>
+
+#include "analysis/tps_series.h"
+
+namespace ckptsim::analysis {
+
+struct PgbenchReadings {
+  std::vector<TimedTps> readings;  // seconds from the run's start
+  double interval_s = 0;           // 0: not known from the file (infer it from the times)
+  std::int64_t transactions = 0;
+  std::int64_t skipped = 0;
+  bool has_skipped = false;  // the file reports skipped transactions (-R with -L)
+  std::string format;        // e.g. "pgbench -P log (15+)"
+};
+
+// pgbench -P output. epoch times (--progress-timestamp) are made relative to
+// the run's start, one interval before the first line (interval_s, or the
+// smallest step between lines when 0). Throws "<file>:<line>: ..." for a
+// "progress:" line of no known shape and for a file with no -P line.
+PgbenchReadings read_progress_log(std::istream& in, const std::filesystem::path& name, double interval_s = 0);
+
+// The aggregate logs of one run, one per thread: intervals with the same
+// interval_start are summed. interval_s = 0 infers --aggregate-interval from
+// the smallest step between interval starts. Throws "<file>:<line>: ..." for
+// a line that is not 6, 10, 11 or 15 numbers, or files of different formats.
+PgbenchReadings read_aggregate_logs(const std::vector<std::filesystem::path>& files, double interval_s = 0);
+
+// Whether a first line looks like an aggregate log's: 6 or more whole numbers.
+bool looks_like_aggregate_line(const std::string& line);
+
+// Whether the text holds a pgbench -P line.
+bool holds_progress_line(const std::string& text);
+
+}  // namespace ckptsim::analysis

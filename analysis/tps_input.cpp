@@ -1,0 +1,128 @@
+#include "analysis/tps_input.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "analysis/pgbench_logs.h"
+
+namespace ckptsim::analysis {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::runtime_error(fmt::format("{}: cannot open", file.string()));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string first_line(const std::string& text) {
+  const std::size_t start = text.find_first_not_of("\r\n");
+  if (start == std::string::npos) return "";
+  return text.substr(start, text.find('\n', start) - start);
+}
+
+// A folder: a run folder's progress.csv, else the aggregate logs in it.
+std::vector<fs::path> files_of_folder(const fs::path& dir) {
+  if (fs::is_regular_file(dir / "progress.csv")) return {dir / "progress.csv"};
+  static const std::regex aggregate(R"(pgbench_log\.[0-9]+(\.[0-9]+)?)");
+  std::vector<fs::path> logs;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.is_regular_file() && std::regex_match(entry.path().filename().string(), aggregate)) {
+      logs.push_back(entry.path());
+    }
+  }
+  if (logs.empty()) {
+    throw std::runtime_error(fmt::format("{}: a folder with neither progress.csv nor pgbench_log.* files", dir.string()));
+  }
+  std::sort(logs.begin(), logs.end());
+  return logs;
+}
+
+TpsInput from_pgbench(PgbenchReadings r, const fs::path& name, double interval_s) {
+  TpsInput input;
+  input.format = r.format;
+  input.tps = place_on_interval_grid(r.readings, interval_s > 0 ? interval_s : r.interval_s, name, "time");
+  input.interval_s = interval_s > 0 ? interval_s : r.interval_s > 0 ? r.interval_s : infer_interval(r.readings);
+  input.counts.transactions = r.transactions;
+  input.counts.skipped = r.skipped;
+  input.has_skipped = r.has_skipped;
+  return input;
+}
+
+}  // namespace
+
+TpsInput read_tps_input(const std::vector<fs::path>& inputs, double interval_s) {
+  std::vector<fs::path> files;
+  for (const auto& input : inputs) {
+    if (fs::is_directory(input)) {
+      for (auto& f : files_of_folder(input)) files.push_back(std::move(f));
+    } else {
+      files.push_back(input);
+    }
+  }
+  if (files.empty()) throw std::runtime_error("no input file");
+
+  TpsInput input;
+  const std::string text = read_text(files.front());
+  if (looks_like_aggregate_line(first_line(text))) {
+    for (const auto& f : files) {
+      if (!looks_like_aggregate_line(first_line(read_text(f)))) {
+        throw std::runtime_error(fmt::format(
+            "{}: not a pgbench aggregate log like {}: only the aggregate logs of one run's threads can be read together",
+            f.string(), files.front().string()));
+      }
+    }
+    input = from_pgbench(read_aggregate_logs(files, interval_s), files.front(), interval_s);
+  } else {
+    if (files.size() > 1) {
+      throw std::runtime_error(fmt::format(
+          "{}: several files are read together only when they are the aggregate logs of one run's threads",
+          files.front().string()));
+    }
+    std::istringstream in(text);
+    if (holds_progress_line(text)) {
+      input = from_pgbench(read_progress_log(in, files.front(), interval_s), files.front(), interval_s);
+    } else {
+      const auto header = read_csv_header(in, files.front());
+      if (std::find(header.begin(), header.end(), "time_s") == header.end()) {
+        throw std::runtime_error(fmt::format(
+            "{}: neither a CSV with columns time_s and tps (ckptsim's progress.csv), nor pgbench -P output, nor a "
+            "pgbench aggregate log",
+            files.front().string()));
+      }
+      in.clear();
+      in.seekg(0);
+      input.tps = read_tps_series(in, files.front(), interval_s);
+      in.clear();
+      in.seekg(0);
+      input.counts = read_progress_counts(in, files.front());
+      input.format = "ckptsim progress.csv";
+      input.has_skipped = std::find(header.begin(), header.end(), "skipped") != header.end();
+      input.has_late = std::find(header.begin(), header.end(), "late") != header.end();
+      input.interval_s = interval_s;
+      if (interval_s == 0) {
+        // As read_tps_series inferred it: over the time_s column.
+        in.clear();
+        in.seekg(0);
+        const CsvTable table = read_csv(in, files.front());
+        std::vector<TimedTps> times;
+        const int col = table.column("time_s");
+        for (const auto& row : table.rows) times.push_back({std::stod(row[static_cast<std::size_t>(col)]), 0, 0});
+        input.interval_s = infer_interval(times);
+      }
+    }
+  }
+  if (input.tps.empty()) throw std::runtime_error(fmt::format("{}: no rows after the header: nothing to analyze", files.front().string()));
+  input.files = files;
+  return input;
+}
+
+}  // namespace ckptsim::analysis
