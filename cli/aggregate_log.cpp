@@ -1,22 +1,34 @@
 #include "cli/aggregate_log.h"
 
+#include <fmt/format.h>
+
 #include "models/pgbench/report.h"
 
 namespace ckptsim::cli {
 
-AggregateLog::AggregateLog(sim::Simulator& sim, const std::filesystem::path& path, pgbench::TransactionStats& stats,
-                           sim::Time origin, sim::Duration interval)
-    : sim_(sim), file_(path), stats_(stats), interval_(interval), interval_start_(origin),
+AggregateLog::AggregateLog(sim::Simulator& sim, const std::filesystem::path& dir, int pgbench_pid, int version_num,
+                           pgbench::TransactionStats& stats, const pgbench::PgbenchConfig& config, sim::Time origin)
+    : sim_(sim), version_num_(version_num), stats_(stats), config_(config), interval_start_(origin),
       timer_(sim, [this] { close_interval(); }) {
-  timer_.schedule_at(origin + interval);
+  for (std::size_t t = 0; t < stats.threads(); ++t) {
+    const std::string name = t == 0 ? fmt::format("pgbench_log.{}", pgbench_pid)
+                                    : fmt::format("pgbench_log.{}.{}", pgbench_pid, t);
+    files_.push_back(std::make_unique<analysis::AtomicFile>(dir / name));
+  }
+  timer_.schedule_at(origin + config.aggregate_interval);
 }
 
 void AggregateLog::close_interval() {
-  file_.out() << pgbench::aggregate_line(sim::kEpochUnixSeconds + interval_start_ / sim::kSecond,
-                                         stats_.take_aggregate())
-              << '\n';
+  const std::int64_t start = sim::kEpochUnixSeconds + interval_start_ / sim::kSecond;
+  for (std::size_t t = 0; t < files_.size(); ++t) {
+    files_[t]->out() << pgbench::aggregate_line(version_num_, start, stats_.take_aggregate(t), config_) << '\n';
+  }
   interval_start_ = sim_.now();
-  timer_.schedule_in(interval_);
+  timer_.schedule_in(config_.aggregate_interval);
+}
+
+void AggregateLog::commit() {
+  for (auto& file : files_) file->commit();
 }
 
 }  // namespace ckptsim::cli

@@ -1,12 +1,17 @@
 // cli/aggregate_log.h
 //
-// pgbench's --aggregate-interval log (pgbench 15's format, epoch timestamps):
-// one line per interval of the measured run, written to pgbench_log.1.
+// pgbench's --aggregate-interval logs (pgbench.c doLog / logAgg): one file per
+// pgbench thread, pgbench_log.PID for thread 0 and pgbench_log.PID.N for
+// thread N, each with one line per interval of the measured run (epoch
+// interval starts), in the format of the chosen version (report.h).
 #pragma once
 
 #include <filesystem>
+#include <memory>
+#include <vector>
 
 #include "analysis/atomic_file.h"
+#include "models/pgbench/pgbench_config.h"
 #include "models/pgbench/transaction_stats.h"
 #include "sim/simulator.h"
 #include "sim/timer.h"
@@ -15,21 +20,22 @@ namespace ckptsim::cli {
 
 class AggregateLog {
  public:
-  // The first interval ends at origin + interval.
-  AggregateLog(sim::Simulator& sim, const std::filesystem::path& path, pgbench::TransactionStats& stats,
-               sim::Time origin, sim::Duration interval);
+  // The first interval ends at origin + config.aggregate_interval.
+  AggregateLog(sim::Simulator& sim, const std::filesystem::path& dir, int pgbench_pid, int version_num,
+               pgbench::TransactionStats& stats, const pgbench::PgbenchConfig& config, sim::Time origin);
   AggregateLog(const AggregateLog&) = delete;
   AggregateLog& operator=(const AggregateLog&) = delete;
   void stop() { timer_.cancel(); }
-  void commit() { file_.commit(); }
+  void commit();
 
  private:
   void close_interval();
 
   sim::Simulator& sim_;
-  analysis::AtomicFile file_;
+  std::vector<std::unique_ptr<analysis::AtomicFile>> files_;  // one per thread
+  int version_num_;
   pgbench::TransactionStats& stats_;
-  sim::Duration interval_;
+  const pgbench::PgbenchConfig& config_;
   sim::Time interval_start_;
   sim::Timer timer_;
 };

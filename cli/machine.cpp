@@ -2,6 +2,7 @@
 
 #include "models/disk/make_device.h"
 #include "models/pgbench/init.h"
+#include "sim/random.h"
 
 namespace ckptsim::cli {
 
@@ -21,7 +22,9 @@ Machine::Machine(const scenarios::Scenario& sc, const std::filesystem::path& log
              wal_device.get(), sc.seed),
       log(log_path),
       server(sim, cpus, kernel, sc.postgres, sc.seed),
-      tables(with_log(server, log), sc.pgbench.scale) {
+      tables(with_log(server, log), sc.pgbench.scale),
+      pgbench_pid(server.postmaster_pid() +
+                  static_cast<int>(sim::Random(sc.seed, "host/pgbench pid").uniform_int(100, 2000))) {
   pgbench::start_state(server, tables, sc.init);
 }
 

@@ -34,6 +34,8 @@ struct Machine {
   analysis::AtomicFile log;
   postgres::Server server;
   pgbench::PgbenchTables tables;
+  // The pgbench process, started after the server (its aggregate logs are named by it).
+  int pgbench_pid;
 };
 
 }  // namespace ckptsim::cli

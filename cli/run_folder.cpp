@@ -15,6 +15,11 @@ namespace ckptsim::cli {
 
 namespace fs = std::filesystem;
 
+bool is_aggregate_log(const std::string& name) {
+  static const std::regex pattern(R"(pgbench_log\.[0-9]+(\.[0-9]+)?)");
+  return std::regex_match(name, pattern);
+}
+
 namespace {
 
 // Every file that run_point, the plots and run_plan write. A test runs a grid
@@ -26,16 +31,11 @@ const std::set<std::string, std::less<>> kPointFiles = {
 const std::set<std::string, std::less<>> kGridFiles = {"summary.csv",     "report.txt",      "plot.gp",
                                                        "grid.json",       "tps-overlay.png", "tps-overlay.svg",
                                                        "tps-grid.png",    "stability.png"};
-// What a complete run always has (pgbench_log.N only with --aggregate-interval).
+// What a complete run always has (pgbench_log.PID[.N] only with --aggregate-interval).
 const std::vector<std::string> kAlwaysWritten = {"run.json",     "progress.csv",    "system.csv",
                                                  "waits.csv",    "io_layers.csv",   "postgres.log",
                                                  "perf.json",    "checkpoints.csv", "pgbench.log",
                                                  "summary.json"};
-
-bool is_aggregate_log(const std::string& name) {
-  static const std::regex pattern(R"(pgbench_log\.[0-9]+)");
-  return std::regex_match(name, pattern);
-}
 
 bool is_point_file(const std::string& name) {
   return kPointFiles.contains(name) || is_aggregate_log(name) || is_temporary_name(name);

@@ -51,6 +51,9 @@ std::vector<std::optional<KeptPoint>> prepare_output(const std::filesystem::path
                                                      const std::vector<std::string>& point_names,
                                                      const std::vector<std::string>& records, bool grid);
 
+// True for an --aggregate-interval log's name: pgbench_log.PID, pgbench_log.PID.N.
+bool is_aggregate_log(const std::string& name);
+
 // True for a temporary name AtomicFile leaves behind: "<name>.tmp.<pid>.<n>".
 bool is_temporary_name(const std::string& name);
 

@@ -148,7 +148,8 @@ struct Recorders {
         waits_csv(wired_waits(), dir / "waits.csv"),
         io_layers_csv(wired_layers(), dir / "io_layers.csv") {
     if (sc.pgbench.aggregate_interval > 0) {
-      aggregate_log.emplace(m.sim, dir / "pgbench_log.1", bench.stats(), origin, sc.pgbench.aggregate_interval);
+      aggregate_log.emplace(m.sim, dir, m.pgbench_pid, pgbench::version_num(sc.postgres.version),
+                            bench.stats(), sc.pgbench, origin);
     }
   }
   void stop() {
@@ -234,7 +235,7 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   // The measured run's totals, as pgbench's final summary gives them.
   const pgbench::TransactionSums& total = stats.total();
   const double measured_s = sim::to_seconds(finished - origin);
-  const std::string report = pgbench::final_summary(load, total, measured_s);
+  const std::string report = pgbench::final_summary(pgbench::version_num(sc.postgres.version), load, total, measured_s);
   if (options.print_progress) std::cout << report;
 
   RunOutcome outcome;

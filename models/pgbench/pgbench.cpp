@@ -20,7 +20,9 @@ constexpr int kHistoryInsertRecord = 80;
 }  // namespace
 
 struct Pgbench::Thread {
-  Thread(sim::Simulator& sim, std::uint64_t seed, const std::string& name) : loop(sim, 1), rng(seed, name) {}
+  Thread(sim::Simulator& sim, std::uint64_t seed, const std::string& name, std::size_t i)
+      : index(i), loop(sim, 1), rng(seed, name) {}
+  std::size_t index;     // pgbench's thread number: its aggregate log is pgbench_log.PID[.index]
   sim::Resource loop;    // the thread's event loop: one client's work at a time
   sim::Random rng;       // the throttling schedule
   sim::Time trigger = 0; // -R: the next scheduled start on this thread
@@ -38,10 +40,12 @@ struct Pgbench::Client {
 
 Pgbench::Pgbench(sim::Simulator& sim, sim::Resource& cpus, postgres::Server& server, PgbenchTables& tables,
                  const PgbenchConfig& config, std::uint64_t seed, const std::string& name)
-    : sim_(sim), cpus_(cpus), server_(server), tables_(tables), config_(config) {
+    : sim_(sim), cpus_(cpus), server_(server), tables_(tables), config_(config),
+      stats_(static_cast<std::size_t>(std::min(config.threads, config.clients))) {
   const auto nthreads = std::min(config_.threads, config_.clients);
   for (std::int64_t t = 0; t < nthreads; ++t)
-    threads_.push_back(std::make_unique<Thread>(sim, seed, fmt::format("pgbench/{}/thread{}", name, t)));
+    threads_.push_back(std::make_unique<Thread>(sim, seed, fmt::format("pgbench/{}/thread{}", name, t),
+                                                static_cast<std::size_t>(t)));
   // pgbench 9.6+: client c runs on thread c * nthreads / nclients, spreading them evenly.
   for (std::int64_t c = 0; c < config_.clients; ++c) {
     Thread& thread = *threads_[static_cast<std::size_t>(c * nthreads / config_.clients)];
@@ -95,7 +99,7 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
       if (!by_count && scheduled >= end) break;
       // -L: a transaction already later than the limit when its turn comes is skipped.
       if (config_.latency_limit > 0 && scheduled < sim_.now() - config_.latency_limit) {
-        stats_.record_skipped();
+        stats_.record_skipped(c.thread.index);
         if (by_count) ++done;
         continue;
       }
@@ -179,7 +183,8 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
     if (!script_writes(config_.builtin)) be.end_read_only();
 
     const sim::Duration latency = sim_.now() - scheduled;
-    stats_.record(latency, begin - scheduled, config_.latency_limit > 0 && latency > config_.latency_limit);
+    stats_.record(latency, begin - scheduled, config_.latency_limit > 0 && latency > config_.latency_limit,
+                  c.thread.index);
     ++done;
   }
 

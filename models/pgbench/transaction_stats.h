@@ -11,7 +11,8 @@
 // Kept as sums, as pgbench does, so a progress row costs O(1): mean and
 // stddev come from the sum and the sum of squares. Three windows run side by
 // side: the whole run, the current progress interval (with a latency
-// histogram for percentiles) and the current --aggregate-interval.
+// histogram for percentiles) and the current --aggregate-interval, kept per
+// pgbench thread because pgbench writes one aggregate log per thread.
 #pragma once
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include <cstdint>
 #include <limits>
 #include <utility>
+#include <vector>
 
 #include "models/pgbench/latency_histogram.h"
 #include "sim/time.h"
@@ -67,29 +69,35 @@ struct TransactionSums {
 
 class TransactionStats {
  public:
-  void record(sim::Duration latency, sim::Duration lag, bool is_late) {
+  explicit TransactionStats(std::size_t threads = 1) : aggregates_(std::max<std::size_t>(threads, 1)) {}
+
+  // thread: the pgbench thread whose client ran the transaction.
+  void record(sim::Duration latency, sim::Duration lag, bool is_late, std::size_t thread = 0) {
     total_.add(latency, lag, is_late);
     interval_.add(latency, lag, is_late);
-    aggregate_.add(latency, lag, is_late);
+    aggregates_.at(thread).add(latency, lag, is_late);
     histogram_.add(latency);
   }
-  void record_skipped() {
+  void record_skipped(std::size_t thread = 0) {
     total_.add_skipped();
     interval_.add_skipped();
-    aggregate_.add_skipped();
+    aggregates_.at(thread).add_skipped();
   }
   // The progress interval just closed (with its latency histogram); starts a new one.
   TransactionSums take_interval() { return std::exchange(interval_, TransactionSums{}); }
   const LatencyHistogram& interval_histogram() const { return histogram_; }
   void clear_interval_histogram() { histogram_.clear(); }
-  // The --aggregate-interval window just closed; starts a new one.
-  TransactionSums take_aggregate() { return std::exchange(aggregate_, TransactionSums{}); }
+  // A thread's --aggregate-interval window just closed; starts a new one.
+  TransactionSums take_aggregate(std::size_t thread = 0) {
+    return std::exchange(aggregates_.at(thread), TransactionSums{});
+  }
+  std::size_t threads() const { return aggregates_.size(); }
   const TransactionSums& total() const { return total_; }
 
  private:
   TransactionSums total_;
   TransactionSums interval_;
-  TransactionSums aggregate_;
+  std::vector<TransactionSums> aggregates_;  // one per pgbench thread
   LatencyHistogram histogram_;
 };
 

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/random.h"
+
 namespace ckptsim::postgres {
 
 namespace {
@@ -14,8 +16,10 @@ std::int64_t pages(sim::Bytes bytes) { return bytes / os::kBlockBytes; }
 }  // namespace
 
 Server::Server(sim::Simulator& sim, sim::Resource& cpus, os::FileSystem& fs, const PostgresConfig& config,
-               std::uint64_t /*seed: the server model draws no random numbers*/)
+               std::uint64_t seed)
     : sim_(sim),
+      // As a boot gives it: somewhere above the system's own processes, below pid_max's 32768.
+      postmaster_pid_(static_cast<int>(sim::Random(seed, "postgres/postmaster pid").uniform_int(1000, 30000))),
       cpus_(cpus),
       fs_(fs),
       config_(config),
@@ -55,12 +59,12 @@ void Server::start() {
     // Up to 9.1: "writer process" is both; its writes are the checkpointer's (fsyncs kept locally).
     os::OsTask& task = fs_.new_task("writer process");
     checkpointer_proc_ = PgProc{&task, ProcKind::Checkpointer, checkpoint_writeback_.get()};
-    checkpointer_.set_pid(task.pid);
+    checkpointer_.set_pid(postmaster_pid_ + task.pid);
     sim_.spawn(checkpointer_.run(checkpointer_proc_, &bgwriter_));
   } else {
     os::OsTask& ckpt = fs_.new_task("checkpointer process");
     checkpointer_proc_ = PgProc{&ckpt, ProcKind::Checkpointer, checkpoint_writeback_.get()};
-    checkpointer_.set_pid(ckpt.pid);
+    checkpointer_.set_pid(postmaster_pid_ + ckpt.pid);
     // A backend that finds the request queue half full wakes the checkpointer to absorb it.
     queue_.on_half_full([this] { checkpointer_.wake(); });
     sim_.spawn(checkpointer_.run(checkpointer_proc_, nullptr));

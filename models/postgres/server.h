@@ -81,6 +81,9 @@ class Server {
   // The mechanisms, for tests and the validation script.
   const Version& version() const noexcept { return version_; }
   const PostgresConfig& config() const noexcept { return config_; }
+  // The postmaster's pid, drawn from the seed; its children's pids follow it,
+  // so the log prefix's %p reads as on a freshly started server.
+  int postmaster_pid() const noexcept { return postmaster_pid_; }
   BufferPool& buffer_pool() noexcept { return pool_; }
   BufferManager& buffer_manager() noexcept { return bufmgr_; }
   Relations& relations() noexcept { return rels_; }
@@ -93,6 +96,7 @@ class Server {
   void log(sim::Time t, const std::string& line);
 
   sim::Simulator& sim_;
+  int postmaster_pid_;
   sim::Resource& cpus_;
   os::FileSystem& fs_;
   PostgresConfig config_;

@@ -1,6 +1,12 @@
 // End to end through the binary: scenario in, files out; bad input, nothing run.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <iterator>
+#include <regex>
+#include <sstream>
+#include <vector>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -31,8 +37,10 @@ TEST_CASE("one clock: the CSVs' time_s, their timestamp column, the log and summ
                              tmp);
   REQUIRE(r.exit_code == 0);
   const std::string log = slurp(tmp / "out" / "postgres.log");
-  const std::size_t at = log.find(" UTC [1] LOG:  checkpoint starting: time");
-  REQUIRE(at != std::string::npos);
+  // The prefix's pid is the checkpointer's, whatever the seed made it.
+  std::smatch found;
+  REQUIRE(std::regex_search(log, found, std::regex(R"( UTC \[[0-9]+\] LOG:  checkpoint starting: time)")));
+  const auto at = static_cast<std::size_t>(found.position(0));
   REQUIRE(at >= 6);
   const double logged_s = std::stod(log.substr(at - 6, 6)) + 60 * std::stod(log.substr(at - 9, 2));  // mm:ss.mmm
   const auto summary = nlohmann::json::parse(slurp(tmp / "out" / "summary.json"));
@@ -125,6 +133,53 @@ TEST_CASE("progress lines on stderr, and in pgbench.log, follow pgbench 15's -P 
   CHECK(first.find(" ms stddev ") != std::string::npos);
   CHECK(first.find(", 0 failed, lag ") != std::string::npos);
   CHECK(first.find(" skipped") != std::string::npos);
+}
+
+TEST_CASE("one aggregate log per pgbench thread, named by pgbench's pid; the log prefix's pid is the server's") {
+  TempDir tmp("cli-aggregate");
+  write_text(tmp / "s.json", kSmall);
+  auto run = [&](const std::string& out) {
+    return run_ckptsim("run " + (tmp / "s.json").string() + " --out " + (tmp / out).string() +
+                           " --quiet --set pgbench.duration=6s --set pgbench.clients=4 --set pgbench.threads=2"
+                           " --set pgbench.aggregate_interval=2s --set postgres.checkpoint_timeout=30s"
+                           " --set warmup.duration=25s",
+                       tmp);
+  };
+  REQUIRE(run("a").exit_code == 0);
+  std::vector<std::string> logs;
+  for (const auto& entry : fs::directory_iterator(tmp / "a"))
+    if (entry.path().filename().string().starts_with("pgbench_log.")) logs.push_back(entry.path().filename().string());
+  std::sort(logs.begin(), logs.end());
+  REQUIRE(logs.size() == 2);
+  CHECK(logs[1] == logs[0] + ".1");  // pgbench_log.PID for thread 0, pgbench_log.PID.1 for thread 1
+  // Each thread's lines: 3 intervals of 6 columns (no -R); their num_tx add up to the run's transactions.
+  std::int64_t transactions = 0;
+  for (const auto& name : logs) {
+    std::istringstream lines(slurp(tmp / "a" / name));
+    std::string line;
+    int rows = 0;
+    while (std::getline(lines, line)) {
+      std::istringstream fields(line);
+      std::vector<std::string> columns{std::istream_iterator<std::string>(fields), {}};
+      CHECK(columns.size() == 15);  // pgbench 15's layout
+      transactions += std::stoll(columns.at(1));
+      ++rows;
+    }
+    CHECK(rows == 3);
+  }
+  const auto summary = nlohmann::json::parse(slurp(tmp / "a" / "summary.json"));
+  CHECK(transactions > 0);
+  CHECK(transactions == summary["pgbench"]["transactions"].get<std::int64_t>());
+
+  // The checkpointer's pid in the prefix: the same for the same seed, and not a placeholder.
+  REQUIRE(run("b").exit_code == 0);
+  const std::regex prefix(R"( UTC \[([0-9]+)\] LOG:  checkpoint starting)");
+  std::smatch a, b;
+  const std::string log_a = slurp(tmp / "a" / "postgres.log"), log_b = slurp(tmp / "b" / "postgres.log");
+  REQUIRE(std::regex_search(log_a, a, prefix));
+  REQUIRE(std::regex_search(log_b, b, prefix));
+  CHECK(a[1] == b[1]);
+  CHECK(std::stoi(a[1]) > 1000);
 }
 
 TEST_CASE("a bad scenario runs nothing: errors name the JSON path and the exit code is 2") {

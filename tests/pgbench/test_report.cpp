@@ -37,7 +37,7 @@ TEST_CASE("final summary follows pgbench 15, skipped over all scheduled, late ov
   c.protocol = Protocol::Prepared;
   c.rate = 400;
   c.latency_limit = 10 * sim::kMillisecond;
-  const std::string text = final_summary(c, two_transactions(), 4000);
+  const std::string text = final_summary(1500, c, two_transactions(), 4000);
   CHECK(text ==
         "transaction type: <builtin: simple update>\n"
         "scaling factor: 120\n"
@@ -57,11 +57,68 @@ TEST_CASE("final summary follows pgbench 15, skipped over all scheduled, late ov
         "tps = 0.000500 (without initial connection time)\n");
 }
 
-TEST_CASE("aggregate log line: pgbench 15's 15 columns, latencies in µs") {
+TEST_CASE("final summary of 9.6: <builtin: >, skipped and late over all scheduled with \" %\", two tps lines") {
+  PgbenchConfig c;
+  c.builtin = Builtin::SimpleUpdate;
+  c.scale = 120;
+  c.clients = 4;
+  c.threads = 2;
+  c.protocol = Protocol::Prepared;
+  c.rate = 400;
+  c.latency_limit = 10 * sim::kMillisecond;
+  CHECK(final_summary(906, c, two_transactions(), 4000) ==
+        "transaction type: <builtin: simple update>\n"
+        "scaling factor: 120\n"
+        "query mode: prepared\n"
+        "number of clients: 4\n"
+        "number of threads: 2\n"
+        "duration: 4000 s\n"
+        "number of transactions actually processed: 2\n"
+        "number of transactions skipped: 1 (33.333 %)\n"
+        "number of transactions above the 10.0 ms latency limit: 1 (33.333 %)\n"
+        "latency average = 10.000 ms\n"
+        "latency stddev = 2.000 ms\n"
+        "rate limit schedule lag: avg 2.000 (max 3.000) ms\n"
+        "tps = 0.000500 (including connections establishing)\n"
+        "tps = 0.000500 (excluding connections establishing)\n");
+}
+
+TEST_CASE("final summary of 14 gives the initial connection time and one tps line; 9.5 names scripts plainly") {
+  PgbenchConfig c;
+  c.scale = 10;
+  const std::string v14 = final_summary(1400, c, two_transactions(), 100);
+  CHECK(v14.find("initial connection time = 0.000 ms\ntps = 0.020000 (without initial connection time)\n") !=
+        std::string::npos);
+  CHECK(v14.find("maximum number of tries") == std::string::npos);
+  CHECK(v14.find("failed") == std::string::npos);
+  const std::string v95 = final_summary(905, c, two_transactions(), 100);
+  CHECK(v95.starts_with("transaction type: TPC-B (sort of)\n"));
+  CHECK(v95.find("latency average: 10.000 ms\nlatency stddev: 2.000 ms\n") != std::string::npos);
+  // Nothing after the processed count when no transaction ran, before 15.
+  CHECK(final_summary(906, c, TransactionSums{}, 100).ends_with("number of transactions actually processed: 0\n"));
+}
+
+TEST_CASE("aggregate log line: pgbench 15's 15 columns, latencies in µs; up to 14 lag only with -R, skipped with -L") {
+  PgbenchConfig c;
   // sum 20000 µs, sum of squares 8000^2 + 12000^2 = 208e6, min 8000, max 12000; lag 4000, 1e6+9e6.
-  CHECK(aggregate_line(1439805600, two_transactions()) ==
+  CHECK(aggregate_line(1500, 1439805600, two_transactions(), c) ==
         "1439805600 2 20000 208000000 8000 12000 4000 10000000 1000 3000 1 0 0 0 0");
-  CHECK(aggregate_line(1439805601, TransactionSums{}) == "1439805601 0 0 0 0 0 0 0 0 0 0 0 0 0 0");
+  CHECK(aggregate_line(1500, 1439805601, TransactionSums{}, c) == "1439805601 0 0 0 0 0 0 0 0 0 0 0 0 0 0");
+  CHECK(aggregate_line(906, 1439805600, two_transactions(), c) == "1439805600 2 20000 208000000 8000 12000");
+  c.rate = 400;
+  CHECK(aggregate_line(1400, 1439805600, two_transactions(), c) ==
+        "1439805600 2 20000 208000000 8000 12000 4000 10000000 1000 3000");
+  c.latency_limit = 10 * sim::kMillisecond;
+  CHECK(aggregate_line(906, 1439805600, two_transactions(), c) ==
+        "1439805600 2 20000 208000000 8000 12000 4000 10000000 1000 3000 1");
+}
+
+TEST_CASE("version_num: the release without its minor version") {
+  CHECK(version_num("9.6") == 906);
+  CHECK(version_num("9.6.24") == 906);
+  CHECK(version_num("9.0") == 900);
+  CHECK(version_num("15") == 1500);
+  CHECK(version_num("15.4") == 1500);
 }
 
 TEST_CASE("latency percentiles are within 1.1% above the true value; max is exact") {

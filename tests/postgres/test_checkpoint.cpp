@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "harness.h"
 
 using namespace ckptsim;
@@ -223,39 +225,48 @@ std::vector<std::string> scripted_checkpoint_log(const std::string& version) {
   rig.fs.fsync_time = 250 * sim::kMillisecond;
   Server& server = rig.make();
   const RelationId rel = server.create_relation("t", 10);
-  server.start();  // the checkpointer (or 9.1-'s writer process) gets the first pid, 1000
+  server.start();  // the checkpointer (or 9.1-'s writer process) is the postmaster's first child
   Backend& b = server.connect();
   rig.sim.spawn(modify_blocks(b, rel, {0, 1, 2}, 100, false));
   rig.sim.spawn(checkpoint_at(rig.sim, server, 2500 * sim::kMillisecond, true));
   rig.sim.run_until(4 * sim::kSecond);
-  return rig.log;
+  // The prefix's pid is the postmaster's plus the task's (the recording file system numbers from 1000):
+  // checked here, then written as %p so the expected lines read as log_line_prefix does.
+  const std::string pid = fmt::format("[{}]", server.postmaster_pid() + 1000);
+  std::vector<std::string> lines = rig.log;
+  for (std::string& line : lines) {
+    const std::size_t at = line.find(pid);
+    CHECK(at != std::string::npos);
+    if (at != std::string::npos) line.replace(at, pid.size(), "[%p]");
+  }
+  return lines;
 }
 }  // namespace
 
 TEST_CASE("log_checkpoints lines, exactly, per release") {
   // Write phase: 128 headers scanned and 3 pages written (17.56 us of CPU); one segment fsync of 250 ms.
   // 3 records of 100 B + an 8100 B image from 0/1000028 put the redo point at 0/1006088 (24672 B on).
-  const std::string start = "2015-08-17 10:00:02.500 UTC [1000] LOG:  checkpoint starting: immediate force wait";
+  const std::string start = "2015-08-17 10:00:02.500 UTC [%p] LOG:  checkpoint starting: immediate force wait";
   CHECK(scripted_checkpoint_log("9.0") ==
         std::vector<std::string>{start,
-                                 "2015-08-17 10:00:02.750 UTC [1000] LOG:  checkpoint complete: wrote 3 buffers (2.3%); "
+                                 "2015-08-17 10:00:02.750 UTC [%p] LOG:  checkpoint complete: wrote 3 buffers (2.3%); "
                                  "0 transaction log file(s) added, 0 removed, 0 recycled; write=0.000 s, sync=0.250 s, "
                                  "total=0.250 s"});
   CHECK(scripted_checkpoint_log("9.1").at(1) ==
-        "2015-08-17 10:00:02.750 UTC [1000] LOG:  checkpoint complete: wrote 3 buffers (2.3%); "
+        "2015-08-17 10:00:02.750 UTC [%p] LOG:  checkpoint complete: wrote 3 buffers (2.3%); "
         "0 transaction log file(s) added, 0 removed, 0 recycled; write=0.000 s, sync=0.250 s, total=0.250 s; "
         "sync files=1, longest=0.250 s, average=0.250 s");
   CHECK(scripted_checkpoint_log("9.6").at(1) ==
-        "2015-08-17 10:00:02.750 UTC [1000] LOG:  checkpoint complete: wrote 3 buffers (2.3%); "
+        "2015-08-17 10:00:02.750 UTC [%p] LOG:  checkpoint complete: wrote 3 buffers (2.3%); "
         "0 transaction log file(s) added, 0 removed, 0 recycled; write=0.000 s, sync=0.250 s, total=0.250 s; "
         "sync files=1, longest=0.250 s, average=0.250 s; distance=24 kB, estimate=24 kB");
   CHECK(scripted_checkpoint_log("10").at(1) ==
-        "2015-08-17 10:00:02.750 UTC [1000] LOG:  checkpoint complete: wrote 3 buffers (2.3%); "
+        "2015-08-17 10:00:02.750 UTC [%p] LOG:  checkpoint complete: wrote 3 buffers (2.3%); "
         "0 WAL file(s) added, 0 removed, 0 recycled; write=0.000 s, sync=0.250 s, total=0.250 s; "
         "sync files=1, longest=0.250 s, average=0.250 s; distance=24 kB, estimate=24 kB");
   // 15+ rounds elapsed times up to the millisecond; 16+ adds the LSNs.
   CHECK(scripted_checkpoint_log("16").at(1) ==
-        "2015-08-17 10:00:02.750 UTC [1000] LOG:  checkpoint complete: wrote 3 buffers (2.3%); "
+        "2015-08-17 10:00:02.750 UTC [%p] LOG:  checkpoint complete: wrote 3 buffers (2.3%); "
         "0 WAL file(s) added, 0 removed, 0 recycled; write=0.001 s, sync=0.250 s, total=0.251 s; "
         "sync files=1, longest=0.250 s, average=0.250 s; distance=24 kB, estimate=24 kB; "
         "lsn=0/1006088, redo lsn=0/1006088");
