@@ -48,6 +48,8 @@ struct DiskStats {
 struct Iostat {
   double r_s = 0, w_s = 0;         // completed per second
   double rmb_s = 0, wmb_s = 0;     // MB/s (MiB, as iostat -m)
+  double rrqm_s = 0, wrqm_s = 0;   // bios merged into a request per second (rrqm/s, wrqm/s)
+  double rareq_sz = 0, wareq_sz = 0; // kB per completed request (rareq-sz, wareq-sz, sysstat 12)
   double r_await = 0, w_await = 0; // ms per completed I/O, queue time included
   double aqu_sz = 0;               // average number in flight
   double util_pct = 0;             // % of the interval with something in flight
@@ -64,6 +66,14 @@ inline Iostat iostat(const DiskStats& before, const DiskStats& after, sim::Durat
   constexpr double kSectorsPerMiB = 2048.0;
   out.rmb_s = static_cast<double>(after.read_sectors - before.read_sectors) / kSectorsPerMiB / seconds;
   out.wmb_s = static_cast<double>(after.write_sectors - before.write_sectors) / kSectorsPerMiB / seconds;
+  out.rrqm_s = static_cast<double>(after.read_merges - before.read_merges) / seconds;
+  out.wrqm_s = static_cast<double>(after.write_merges - before.write_merges) / seconds;
+  constexpr double kSectorsPerKiB = 2.0;
+  if (reads > 0)
+    out.rareq_sz = static_cast<double>(after.read_sectors - before.read_sectors) / kSectorsPerKiB / static_cast<double>(reads);
+  if (writes > 0)
+    out.wareq_sz =
+        static_cast<double>(after.write_sectors - before.write_sectors) / kSectorsPerKiB / static_cast<double>(writes);
   if (reads > 0) out.r_await = sim::to_millis(after.read_ticks - before.read_ticks) / static_cast<double>(reads);
   if (writes > 0) out.w_await = sim::to_millis(after.write_ticks - before.write_ticks) / static_cast<double>(writes);
   out.aqu_sz = static_cast<double>(after.time_in_queue - before.time_in_queue) / static_cast<double>(interval);

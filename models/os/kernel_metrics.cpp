@@ -23,8 +23,8 @@ void Kernel::add_system_columns(sim::Table& system) {
   });
   for (std::size_t i = 0; i < bdis_.size(); ++i) {
     const std::string p = i == 0 ? "data_" : "wal_";
-    system.add_source({p + "r_s", p + "w_s", p + "rmb_s", p + "wmb_s", p + "r_await", p + "w_await", p + "aqu_sz",
-                       p + "util_pct"},
+    system.add_source({p + "r_s", p + "w_s", p + "rmb_s", p + "wmb_s", p + "rrqm_s", p + "wrqm_s", p + "r_await",
+                       p + "w_await", p + "rareq_sz", p + "wareq_sz", p + "aqu_sz", p + "util_pct"},
                       [this, i](const sim::Interval& interval, std::span<sim::Cell> cells) {
                         const DiskStats now = bdis_[i]->queue().stats();
                         const Iostat io = iostat(last_stats_[i], now, interval.end - interval.start);
@@ -33,10 +33,14 @@ void Kernel::add_system_columns(sim::Table& system) {
                         cells[1] = io.w_s;
                         cells[2] = io.rmb_s;
                         cells[3] = io.wmb_s;
-                        cells[4] = io.r_await;
-                        cells[5] = io.w_await;
-                        cells[6] = io.aqu_sz;
-                        cells[7] = io.util_pct;
+                        cells[4] = io.rrqm_s;
+                        cells[5] = io.wrqm_s;
+                        cells[6] = io.r_await;
+                        cells[7] = io.w_await;
+                        cells[8] = io.rareq_sz;
+                        cells[9] = io.wareq_sz;
+                        cells[10] = io.aqu_sz;
+                        cells[11] = io.util_pct;
                       });
   }
   // The first interval counts from the sampler's start, not from time 0.

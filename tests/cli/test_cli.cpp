@@ -74,6 +74,9 @@ TEST_CASE("system.csv names its rates as rates, under the version's view names")
   for (const char* column : {",buffers_checkpoint_per_s,", ",buffers_backend_per_s,", ",buffers_backend_fsync_per_s,",
                              ",buffers_clean_per_s,", ",wal_mb_per_s,", ",wal_fpi_per_s,"})
     CHECK_MESSAGE(v15.find(column) != std::string::npos, column);
+  // iostat -x's merge and request-size columns, per device.
+  for (const char* column : {",data_rrqm_s,", ",data_wrqm_s,", ",data_rareq_sz,", ",data_wareq_sz,"})
+    CHECK_MESSAGE(v15.find(column) != std::string::npos, column);
   CHECK(v15.find(",buffers_checkpoint,") == std::string::npos);  // a per-second rate is not the cumulative counter
   for (const char* column : {",checkpointer_buffers_written_per_s,", ",io_backend_writes_per_s,",
                              ",io_backend_fsyncs_per_s,", ",buffers_clean_per_s,"})

@@ -73,6 +73,14 @@ TEST_CASE("contiguous bios of one plug merge into requests of at most max_sector
   CHECK(s.write_merges == 126);
   CHECK(s.write_sectors == 2048);
   CHECK(s.in_flight == 0);
+  // iostat -x over the run, as sysstat 12 derives it from two /proc/diskstats snapshots:
+  // wrqm/s = merges / s, wareq-sz = sectors / 2 / writes (kB per request).
+  const Iostat io = iostat(DiskStats{}, s, 2 * sim::kSecond);
+  CHECK(io.w_s == doctest::Approx(1.0));
+  CHECK(io.wrqm_s == doctest::Approx(63.0));
+  CHECK(io.wareq_sz == doctest::Approx(512.0));
+  CHECK(io.rrqm_s == 0);
+  CHECK(io.rareq_sz == 0);  // no reads: 0, as iostat prints it
 }
 
 namespace {
