@@ -29,7 +29,10 @@ std::filesystem::path default_scenario() { return scenarios::project_home() / "s
 // Loads a plan, printing every error the loader found; nullopt means exit 2.
 std::optional<scenarios::Plan> load(const std::string& file, const scenarios::LoadOptions& options) {
   try {
-    return scenarios::load_plan(file.empty() ? default_scenario() : std::filesystem::path(file), options);
+    scenarios::Plan plan =
+        scenarios::load_plan(file.empty() ? default_scenario() : std::filesystem::path(file), options);
+    for (const std::string& warning : plan.warnings) std::cerr << "warning: " << warning << '\n';
+    return plan;
   } catch (const scenarios::ScenarioError& e) {
     for (const auto& message : e.messages) std::cerr << "error: " << message << '\n';
   } catch (const std::exception& e) {

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "scenarios/layers.h"
+#include "scenarios/paste.h"
 #include "scenarios/presets.h"
 #include "scenarios/resolve.h"
 #include "scenarios/scenario.h"
@@ -31,10 +32,46 @@ std::string joined(const std::vector<std::string>& words, const std::string& sep
   return out;
 }
 
+// The key of a section that holds pasted text, and how to read it.
+std::string paste_key(const std::string& section) {
+  if (section == "postgres") return "conf";
+  if (section == "os") return "sysctl";
+  if (section == "pgbench" || section == "warmup") return "command";
+  return "";
+}
+
+// Lays a section's pasted text as settings; the real names it ignores go
+// into one warning.
+void lay_pasted(const std::string& section, const json& text, const std::string& where, const Schemas& schemas,
+                Layers& layers, Errors& errors, std::vector<std::string>& warnings) {
+  if (!text.is_string()) {
+    errors.add(where, shown(text) + " is not a string of " +
+                          (section == "postgres" ? "postgresql.conf lines"
+                           : section == "os"     ? "sysctl.conf lines"
+                                                 : "a pgbench command line"));
+    return;
+  }
+  const std::string& body = text.get_ref<const std::string&>();
+  const Pasted pasted = section == "postgres" ? paste_postgresql_conf(body, where, schemas.names(section), errors)
+                        : section == "os"     ? paste_sysctl_conf(body, where, schemas.names(section), errors)
+                                              : paste_pgbench_command(body, where, section == "pgbench", errors);
+  for (const PastedSetting& setting : pasted.settings) {
+    if (setting.value.is_null()) {
+      layers.erase(section, setting.key);
+    } else {
+      layers.set(section, setting.key, setting.value, setting.where);
+    }
+  }
+  if (!pasted.unmodelled.empty()) {
+    warnings.push_back(where + ": ckptsim does not model " + joined(pasted.unmodelled, ", ") + "; ignored");
+  }
+}
+
 // Lays the sections of a scenario file (prefix "") or of a preset-list
-// fragment (prefix "<file>: "), over what lies below.
+// fragment (prefix "<file>: "), over what lies below. A section's pasted text
+// lies under its JSON keys, wherever it stands among them.
 void lay_sections(const json& doc, const std::string& prefix, const std::vector<std::string>& allowed,
-                  Layers& layers, Errors& errors) {
+                  const Schemas& schemas, Layers& layers, Errors& errors, std::vector<std::string>& warnings) {
   for (const auto& [key, value] : doc.items()) {
     const std::string where = prefix + "/" + key;
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
@@ -48,13 +85,18 @@ void lay_sections(const json& doc, const std::string& prefix, const std::vector<
         errors.add(where, shown(value) + " is not an object of settings");
         continue;
       }
-      for (const auto& [name, setting] : value.items()) layers.set(key, name, setting, where + "/" + name);
+      const std::string pasted = paste_key(key);
+      if (value.contains(pasted)) lay_pasted(key, value.at(pasted), where + "/" + pasted, schemas, layers, errors, warnings);
+      for (const auto& [name, setting] : value.items()) {
+        if (name != pasted) layers.set(key, name, setting, where + "/" + name);
+      }
     }
   }
 }
 
 // The scenario's "preset" list: whole-scenario fragments, later ones winning.
-void lay_preset_list(const json& list, const fs::path& base_dir, Layers& layers, Errors& errors) {
+void lay_preset_list(const json& list, const fs::path& base_dir, const Schemas& schemas, Layers& layers,
+                     Errors& errors, std::vector<std::string>& warnings) {
   if (!list.is_array()) {
     errors.add("/preset", shown(list) + " is not a list of preset names");
     return;
@@ -91,7 +133,7 @@ void lay_preset_list(const json& list, const fs::path& base_dir, Layers& layers,
       errors.add(label, "is not a JSON object");
       continue;
     }
-    lay_sections(*doc, label + ": ", kFragmentKeys, layers, errors);
+    lay_sections(*doc, label + ": ", kFragmentKeys, schemas, layers, errors, warnings);
   }
 }
 
@@ -192,8 +234,9 @@ Plan load_plan(const json& doc, const fs::path& base_dir, const LoadOptions& opt
   const Schemas schemas = make_schemas();
 
   Layers base;
-  if (doc.contains("preset")) lay_preset_list(doc.at("preset"), base_dir, base, errors);
-  lay_sections(doc, "", kTopLevelKeys, base, errors);
+  std::vector<std::string> warnings;
+  if (doc.contains("preset")) lay_preset_list(doc.at("preset"), base_dir, schemas, base, errors, warnings);
+  lay_sections(doc, "", kTopLevelKeys, schemas, base, errors, warnings);
   lay_sets(options.sets, schemas, base, errors);
 
   std::uint64_t seed = 1;
@@ -203,6 +246,7 @@ Plan load_plan(const json& doc, const fs::path& base_dir, const LoadOptions& opt
   const std::vector<GridAxis> axes = doc.contains("grid") ? read_grid(doc.at("grid"), schemas, errors)
                                                           : std::vector<GridAxis>{};
   Plan plan;
+  plan.warnings = std::move(warnings);
   for (const GridAxis& axis : axes) plan.grid_paths.push_back(axis.path);
   // Refuse a grid too large to hold before building it (each point resolves a whole scenario).
   std::uint64_t points = 1;

@@ -9,6 +9,8 @@
 #include "models/postgres/version.h"
 
 #include <algorithm>
+#include <optional>
+#include <vector>
 
 namespace ckptsim::scenarios {
 
@@ -191,8 +193,43 @@ std::string PresetFiles::description(const std::string& kind, const std::string&
   return doc != nullptr && doc->contains("description") ? doc->at("description").get<std::string>() : "";
 }
 
+namespace {
+
+// "15.4" -> "15", "9.6.24" -> "9.6": a minor release runs its major release's
+// write path. Before 10 the major release is two numbers (versioning policy).
+std::optional<std::string> major_release(const std::string& text) {
+  std::vector<std::string> parts(1);
+  for (const char c : text) {
+    if (c == '.') {
+      parts.emplace_back();
+    } else if (c >= '0' && c <= '9') {
+      parts.back() += c;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty() || p.size() > 4; })) {
+    return std::nullopt;
+  }
+  const bool two_part_major = std::stoi(parts[0]) < 10;
+  if (parts.size() != (two_part_major ? 3u : 2u)) return std::nullopt;
+  return two_part_major ? parts[0] + "." + parts[1] : parts[0];
+}
+
+void read_minor_release(Layers& layers, const std::vector<std::string>& releases) {
+  if (!layers.has("postgres", "version")) return;
+  const std::string text = chosen(layers, "postgres", "version", "");
+  const auto major = major_release(text);
+  if (major && std::find(releases.begin(), releases.end(), *major) != releases.end()) {
+    layers.set("postgres", "version", *major, layers.origins("postgres").of("version"));
+  }
+}
+
+}  // namespace
+
 Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Errors& errors) {
   Scenario s;
+  read_minor_release(layers, presets.names("postgres"));
   lay_preset_under(layers, "postgres", chosen(layers, "postgres", "version", s.postgres.version),
                    presets, errors);
   read_wal_sizes_as_segments(layers, chosen(layers, "postgres", "version", s.postgres.version));

@@ -69,6 +69,7 @@ struct GridPoint {
 struct Plan {
   std::vector<std::string> grid_paths;
   std::vector<GridPoint> points;
+  std::vector<std::string> warnings;  // e.g. pasted settings that ckptsim does not model
   bool is_grid() const { return !grid_paths.empty(); }
 };
 

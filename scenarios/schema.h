@@ -14,6 +14,7 @@
 // a config back in its owner's units, in declaration order.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -106,12 +107,21 @@ class Schema {
     fields_.push_back(std::move(field));
     return *this;
   }
-  Schema& boolean(std::string name, bool Config::*member) {
+  // `also_on`: further words the owner reads as on (synchronous_commit's
+  // levels, which all wait for the local flush when there is no standby).
+  Schema& boolean(std::string name, bool Config::*member, std::vector<std::string> also_on = {}) {
     Field field{std::move(name), nullptr, nullptr};
-    field.read = [member](const json& v, Config& out, std::string& expected) {
+    field.read = [member, also_on = std::move(also_on)](const json& v, Config& out, std::string& expected) {
+      if (v.is_string() && std::find(also_on.begin(), also_on.end(), v.get<std::string>()) != also_on.end()) {
+        out.*member = true;
+        return true;
+      }
       const auto flag = parse_bool(v);
       if (!flag) {
-        expected = "is not a boolean (expected on/off, true/false, yes/no or 1/0)";
+        std::string words;
+        for (const std::string& word : also_on) words += ", " + word;
+        expected = also_on.empty() ? "is not a boolean (expected on/off, true/false, yes/no or 1/0)"
+                                   : "is not a boolean (expected on/off, true/false, yes/no, 1/0" + words + ")";
         return false;
       }
       out.*member = *flag;

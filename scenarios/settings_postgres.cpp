@@ -35,7 +35,9 @@ void describe_postgres(Schema<postgres::PostgresConfig>& s) {
       .bytes_or_auto("wal_buffers", &PostgresConfig::wal_buffers, kBlock, 64 * kKiB, 2 * kGiB)
       .boolean("full_page_writes", &PostgresConfig::full_page_writes)
       .boolean("wal_compression", &PostgresConfig::wal_compression)
-      .boolean("synchronous_commit", &PostgresConfig::synchronous_commit)
+      // Without a synchronous standby (none is modelled), local, remote_write and
+      // remote_apply wait for the local WAL flush, as on does (SyncRepWaitForLSN).
+      .boolean("synchronous_commit", &PostgresConfig::synchronous_commit, {"local", "remote_write", "remote_apply"})
       .duration("wal_writer_delay", &PostgresConfig::wal_writer_delay, kMillisecond, kMillisecond,
                 10 * kSecond)
       .bytes("wal_writer_flush_after", &PostgresConfig::wal_writer_flush_after, kBlock, 0, kIntMax * kBlock)

@@ -18,6 +18,12 @@
 
 namespace ckptsim::scenarios {
 
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
 namespace {
 
 struct Unit {
@@ -39,12 +45,6 @@ constexpr std::string_view kNotASize =
     "units are case-sensitive)";
 constexpr std::string_view kNotADuration =
     "is not a duration (expected a number with one of us, ms, s, min, h, d, e.g. \"5min\")";
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 // Length of the leading number in `s` (0 if none) and whether it is whole.
 struct NumberScan {

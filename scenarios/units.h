@@ -45,6 +45,9 @@ std::optional<std::int64_t> parse_integer(const json& value, std::string* expect
 std::optional<double> parse_real(const json& value, std::string* expected = nullptr);
 std::optional<bool> parse_bool(const json& value);
 
+// `s` without leading and trailing white space.
+std::string_view trim(std::string_view s);
+
 // In the largest unit that divides the value exactly: "256kB", "2GB", "0".
 std::string format_bytes(sim::Bytes bytes);
 // Likewise: "5min", "200ms", "0"; below a microsecond, a fraction of "us".

@@ -249,6 +249,28 @@ TEST_CASE("check prints the resolved settings with presets applied and units nor
   CHECK(resolved["postgres"]["checkpoint_completion_target"] == 0.5);   // 9.6's default
 }
 
+TEST_CASE("pasted settings: a grid run warns once about the real names it ignores, and runs the pasted load") {
+  TempDir tmp("cli-paste");
+  write_text(tmp / "g.json", R"({
+    "postgres": {"conf": "shared_buffers = '64MB'\nmax_connections = 300\nwal_level = minimal\n"},
+    "os": {"sysctl": "vm.dirty_background_bytes = 16777216\nvm.swappiness = 1\n"},
+    "pgbench": {"scale": 2, "command": "pgbench -n -S -c 2 -j 2 -T 3 -P 1 -h /tmp"},
+    "grid": {"postgres.checkpoint_sorting": [true, false]}
+  })");
+  const auto r = run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --out " + (tmp / "g").string(), tmp);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err == "warning: /postgres/conf: ckptsim does not model max_connections, wal_level; ignored\n"
+                 "warning: /os/sysctl: ckptsim does not model vm.swappiness; ignored\n"
+                 "warning: /pgbench/command: ckptsim does not model -h; ignored\n");
+  const auto settings = nlohmann::json::parse(slurp(tmp / "g" / "checkpoint_sorting=false" / "run.json"))["settings"];
+  CHECK(settings["postgres"]["shared_buffers"] == "64MB");
+  CHECK(settings["os"]["vm.dirty_background_bytes"] == "16MB");
+  CHECK(settings["pgbench"]["builtin"] == "select-only");
+  CHECK(settings["pgbench"]["threads"] == 2);
+  const std::string progress = slurp(tmp / "g" / "checkpoint_sorting=true" / "progress.csv");
+  CHECK(std::count(progress.begin(), progress.end(), '\n') == 1 + 3);  // header and -T 3 at -P 1
+}
+
 TEST_CASE("analyze gives the stability figures of a progress.csv, zero for missing seconds") {
   TempDir tmp("cli-analyze");
   // Seconds 3 and 4 are missing (pgbench printed nothing): they count as 0 tps.

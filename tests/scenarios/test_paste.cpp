@@ -1,0 +1,242 @@
+// tests/scenarios/test_paste.cpp
+//
+// Pasted text: postgresql.conf (postgres.conf), sysctl.conf (os.sysctl) and a
+// pgbench command line (pgbench.command) give the same settings as the JSON
+// keys; real names the model ignores are one warning, others are errors with
+// a suggestion. Also the values a pasted file holds that the JSON keys did
+// not take before: synchronous_commit's levels and minor releases.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "scenario_files.h"
+
+using namespace ckptsim;
+using namespace ckptsim::scenarios;
+using ckptsim::scenarios::testing::errors_of;
+using ckptsim::scenarios::testing::load;
+
+namespace {
+
+json resolved(const json& doc, const std::string& section) { return load(doc).points.at(0).scenario.resolved.at(section); }
+
+}  // namespace
+
+TEST_CASE("postgresql.conf text gives the settings its JSON keys give, as the server reads the file") {
+  const std::string conf =
+      "# postgresql.conf, as edited on a real host\n"
+      "shared_buffers = '2GB'            # quoted, with a comment\n"
+      "checkpoint_timeout 15min\n"
+      "  Checkpoint_Completion_Target=0.9\n"
+      "max_wal_size = 8192               # MB, the base unit\n"
+      "bgwriter_lru_maxpages = '1000'\n"
+      "checkpoint_flush_after = 32       # 8kB blocks: 256kB\n"
+      "full_page_writes = off\n"
+      "\n"
+      "shared_buffers = 4GB              # a later line wins, as in the server\n";
+  const json pasted = resolved({{"postgres", {{"conf", conf}}}}, "postgres");
+  const json keys = resolved({{"postgres",
+                               {{"shared_buffers", "4GB"},
+                                {"checkpoint_timeout", "15min"},
+                                {"checkpoint_completion_target", 0.9},
+                                {"max_wal_size", "8GB"},
+                                {"bgwriter_lru_maxpages", 1000},
+                                {"checkpoint_flush_after", "256kB"},
+                                {"full_page_writes", false}}}},
+                             "postgres");
+  CHECK(pasted == keys);
+  CHECK(pasted.at("shared_buffers") == "4GB");
+  CHECK(pasted.at("checkpoint_flush_after") == "256kB");
+
+  SUBCASE("the section's JSON keys win over its pasted text, wherever they stand") {
+    const json both = resolved({{"postgres", {{"shared_buffers", "1GB"}, {"conf", conf}}}}, "postgres");
+    CHECK(both.at("shared_buffers") == "1GB");
+    CHECK(both.at("checkpoint_timeout") == "15min");
+  }
+}
+
+TEST_CASE("real PostgreSQL parameters that ckptsim does not model are listed once in a warning") {
+  const json doc = {{"postgres",
+                     {{"conf",
+                       "max_connections = 100\n"
+                       "wal_level = replica\n"
+                       "random_page_cost = 1.1\n"
+                       "huge_pages = try\n"
+                       "application_name = 'it''s # not a comment'\n"
+                       "pg_stat_statements.max = 10000   # an extension's\n"
+                       "max_connections = 200\n"
+                       "shared_buffers = 1GB\n"}}}};
+  const Plan plan = load(doc);
+  CHECK(plan.warnings == std::vector<std::string>{
+                             "/postgres/conf: ckptsim does not model max_connections, wal_level, random_page_cost, "
+                             "huge_pages, application_name, pg_stat_statements.max; ignored"});
+  CHECK(plan.points.at(0).scenario.resolved.at("postgres").at("shared_buffers") == "1GB");
+  CHECK(load({{"postgres", {{"shared_buffers", "1GB"}}}}).warnings.empty());
+}
+
+TEST_CASE("a postgresql.conf name that is not real, or a line the server would not parse, is an error") {
+  CHECK(errors_of({{"postgres", {{"conf", "shared_bufers = 1GB\n"}}}}) ==
+        std::vector<std::string>{
+            "/postgres/conf: line 1: \"shared_bufers\" is not a PostgreSQL parameter; did you mean shared_buffers?"});
+  CHECK(errors_of({{"postgres",
+                    {{"conf",
+                      "# one problem a line\n"
+                      "work_mem = '4MB\n"
+                      "shared_buffers = 1GB 2GB\n"
+                      "include 'tuning.conf'\n"
+                      "= 5\n"
+                      "wal_buffers =\n"
+                      "version = 15\n"}}}}) ==
+        std::vector<std::string>{
+            "/postgres/conf: line 2: unterminated quoted string in the value of work_mem",
+            "/postgres/conf: line 3: syntax error near \"2GB\" after the value of shared_buffers",
+            "/postgres/conf: line 4: include is not followed: paste the included file's lines instead",
+            "/postgres/conf: line 5: syntax error near \"= 5\" (expected a parameter name)",
+            "/postgres/conf: line 6: no value for wal_buffers",
+            "/postgres/conf: line 7: \"version\" is not a PostgreSQL parameter",
+        });
+  // A value the model reads is checked as the JSON key's would be, naming the line.
+  CHECK(errors_of({{"postgres", {{"conf", "\ncheckpoint_timeout = '5 minutes'\n"}}}}).at(0).starts_with(
+      "/postgres/conf: line 2: \"5 minutes\" is not a duration"));
+  CHECK(errors_of({{"postgres", {{"conf", 5}}}}) ==
+        std::vector<std::string>{"/postgres/conf: 5 is not a string of postgresql.conf lines"});
+}
+
+TEST_CASE("sysctl.conf text gives the vm settings its JSON keys give") {
+  const std::string sysctl =
+      "# /etc/sysctl.d/90-postgres.conf\n"
+      "; an old-style comment\n"
+      "vm.dirty_background_bytes = 67108864\n"
+      "vm/dirty_bytes=268435456\n"
+      "-vm.dirty_expire_centisecs = 1500\n"
+      "vm.swappiness = 1\n"
+      "kernel.shmmax = 17179869184\n"
+      "net.core.somaxconn = 1024\n";
+  const Plan plan = load({{"os", {{"sysctl", sysctl}}}});
+  CHECK(plan.points.at(0).scenario.resolved.at("os") ==
+        resolved({{"os",
+                   {{"vm.dirty_background_bytes", "64MB"},
+                    {"vm.dirty_bytes", "256MB"},
+                    {"vm.dirty_expire_centisecs", 1500}}}},
+                 "os"));
+  CHECK(plan.warnings == std::vector<std::string>{
+                             "/os/sysctl: ckptsim does not model vm.swappiness, kernel.shmmax, net.core.somaxconn; "
+                             "ignored"});
+  CHECK(errors_of({{"os", {{"sysctl", "vm.dirty_ration = 5\nnr_requests = 4\nkernal.shmmax = 1\nvm.dirty_ratio 10\n"}}}}) ==
+        std::vector<std::string>{
+            "/os/sysctl: line 1: \"vm.dirty_ration\" is not a Linux sysctl; did you mean vm.dirty_ratio?",
+            "/os/sysctl: line 2: \"nr_requests\" is not a sysctl: os.nr_requests is a block-queue or model "
+            "setting; give it as a JSON key",
+            "/os/sysctl: line 3: \"kernal.shmmax\" is not a Linux sysctl; did you mean kernel.shmmax?",
+            "/os/sysctl: line 4: \"vm.dirty_ratio 10\" is not name = value",
+        });
+}
+
+TEST_CASE("a pgbench command line gives the settings its options name, in pgbench's short and long forms") {
+  const json keys = resolved({{"pgbench",
+                               {{"protocol", "prepared"},
+                                {"builtin", "simple-update"},
+                                {"progress", 1},
+                                {"duration", 4000},
+                                {"threads", 2},
+                                {"clients", 4},
+                                {"rate", 400},
+                                {"latency_limit", 100}}}},
+                             "pgbench");
+  for (const std::string command : {
+           "pgbench -M prepared -N -P 1 -T 4000 -j 2 -c 4 -R 400 -L 100",
+           "/usr/lib/postgresql/15/bin/pgbench --protocol=prepared --skip-some-updates --progress 1 --time=4000 "
+           "--jobs=2 --client 4 --rate=400 --latency-limit=100 -n",
+           "pgbench -nc4 -j2 -T4000 -P1 -Mprepared -R 400 -L100 --cl=4 -b simple@1",
+           "pgbench -c 4 -j 2 \\\n  -T 4000 -P 1 -M 'prepared' -N -R \"400\" -L 100 --",
+       }) {
+    CAPTURE(command);
+    const Plan plan = load({{"pgbench", {{"command", command}}}});
+    CHECK(plan.points.at(0).scenario.resolved.at("pgbench") == keys);
+    CHECK(plan.warnings.empty());
+  }
+  // The warmup takes a command too, on the measured run's database.
+  CHECK(resolved({{"warmup", {{"command", "pgbench -S -c 8 -j 4 -T 60"}}}}, "warmup").at("builtin") == "select-only");
+  CHECK(errors_of({{"warmup", {{"command", "pgbench -s 100 -T 60"}}}}) ==
+        std::vector<std::string>{
+            "/warmup/command: -s: the warmup runs on the measured run's database: give -s in pgbench.command"});
+}
+
+TEST_CASE("a pgbench command's run length replaces the other one, and its options are checked as pgbench does") {
+  // -t replaces a duration laid below it (a preset fragment's), -T a transaction count.
+  const testing::ScratchDir dir("paste-length");
+  dir.write("long.json", R"({"pgbench": {"duration": "10min"}})");
+  dir.write("counted.json", R"({"pgbench": {"transactions": 100}})");
+  const std::string folder = dir.path().filename().string();
+  const json by_count = resolved({{"preset", {folder + "/long.json"}}, {"pgbench", {{"command", "pgbench -t 500"}}}},
+                                 "pgbench");
+  CHECK(by_count.at("transactions") == 500);
+  CHECK(by_count.at("duration") == "0");
+  const json by_time = resolved({{"preset", {folder + "/counted.json"}}, {"pgbench", {{"command", "pgbench -T 60"}}}},
+                                "pgbench");
+  CHECK(by_time.at("transactions") == 0);
+  CHECK(by_time.at("duration") == "1min");
+  // A JSON key beside the command is the user's own: both lengths at once is pgbench's error.
+  CHECK(errors_of({{"pgbench", {{"duration", "10min"}, {"command", "pgbench -t 500"}}}}) ==
+        std::vector<std::string>{"/pgbench/command: -t: cannot be set together with duration (/pgbench/duration): "
+                                 "pgbench runs for a duration or a number of transactions"});
+
+  const Plan plan = load({{"pgbench", {{"command", "pgbench -C -h /tmp -p 5433 -r --max-tries=3 -T 30 bench"}}}});
+  CHECK(plan.warnings ==
+        std::vector<std::string>{"/pgbench/command: ckptsim does not model -C, -h, -p, -r, --max-tries, dbname bench; "
+                                 "ignored"});
+  CHECK(errors_of({{"pgbench",
+                    {{"command",
+                      "pgbench -c x -T 60 -t 100 -f custom.sql --clinet=3 --aggregate-interval 5 -X -b tpcb -S -i "
+                      "db1 db2"}}}}) ==
+        std::vector<std::string>{
+            "/pgbench/command: -f: ckptsim runs the builtin scripts only (-b, -N, -S)",
+            "/pgbench/command: --clinet is not a pgbench option; did you mean --client?",
+            "/pgbench/command: -X is not a pgbench option",
+            "/pgbench/command: -i: initialises a database; give the benchmark's command (the init section is the "
+            "host's state after -i)",
+            "/pgbench/command: ckptsim runs one builtin script; the command gives 2 (-b tpcb, -S)",
+            "/pgbench/command: specify either a number of transactions (-t) or a duration (-T), not both",
+            "/pgbench/command: --aggregate-interval: log aggregation is allowed only when actually logging "
+            "transactions (-l)",
+            "/pgbench/command: too many command-line arguments (first is \"db2\")",
+            "/pgbench/command: -c: \"x\" is not an integer",
+        });
+  CHECK(errors_of({{"pgbench", {{"command", "pgbench -c x -T 60"}}}}) ==
+        std::vector<std::string>{"/pgbench/command: -c: \"x\" is not an integer"});
+  CHECK(errors_of({{"pgbench", {{"command", "pgbench -c 4 -M 'prepared"}}}}) ==
+        std::vector<std::string>{"/pgbench/command: unterminated ' quote from character 17"});
+  CHECK(errors_of({{"pgbench", {{"command", "pgbench -c"}}}}) ==
+        std::vector<std::string>{"/pgbench/command: -c: needs an argument"});
+  CHECK(resolved({{"pgbench", {{"command", "pgbench -l --aggregate-interval=5 -T 60"}}}}, "pgbench")
+            .at("aggregate_interval") == "5s");
+}
+
+TEST_CASE("synchronous_commit takes its levels, which wait for the local flush without a standby") {
+  for (const std::string level : {"local", "remote_write", "remote_apply", "on"}) {
+    CAPTURE(level);
+    CHECK(resolved({{"postgres", {{"conf", "synchronous_commit = " + level}}}}, "postgres").at("synchronous_commit") ==
+          true);
+  }
+  CHECK(resolved({{"postgres", {{"synchronous_commit", "off"}}}}, "postgres").at("synchronous_commit") == false);
+  CHECK(errors_of({{"postgres", {{"synchronous_commit", "remote"}}}}) ==
+        std::vector<std::string>{"/postgres/synchronous_commit: \"remote\" is not a boolean (expected on/off, "
+                                 "true/false, yes/no, 1/0, local, remote_write, remote_apply)"});
+}
+
+TEST_CASE("a minor release runs its major release") {
+  CHECK(resolved({{"postgres", {{"version", "15.4"}}}}, "postgres").at("version") == "15");
+  CHECK(resolved({{"postgres", {{"version", 15.4}}}}, "postgres").at("version") == "15");
+  CHECK(resolved({{"postgres", {{"version", "9.6.24"}}}}, "postgres").at("version") == "9.6");
+  CHECK(resolved({{"postgres", {{"version", "9.6"}}}}, "postgres").at("version") == "9.6");
+  // 9.6.24 is 9.6's write path, not 9.6 with 15's: the release's preset is laid.
+  CHECK(resolved({{"postgres", {{"version", "9.6.24"}}}}, "postgres").at("log_checkpoints") ==
+        resolved({{"postgres", {{"version", "9.6"}}}}, "postgres").at("log_checkpoints"));
+  for (const std::string bad : {"15.4.1", "9.6.", "15.x", "8.4.22"}) {
+    CAPTURE(bad);
+    const auto errors = errors_of({{"postgres", {{"version", bad}}}});
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].starts_with("/postgres/version: \"" + bad + "\" is not one of 9.0"));
+  }
+}
