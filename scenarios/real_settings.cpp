@@ -132,6 +132,8 @@ const std::vector<std::string>& postgres_parameter_names() {
       "trace_notify", "trace_recovery_messages", "trace_sort", "trace_locks", "trace_lwlocks",
       "trace_userlocks", "trace_lock_oidmin", "trace_lock_table", "debug_deadlocks", "log_btree_build_stats",
       "zero_damaged_pages", "send_abort_for_crash", "send_abort_for_kill",
+      // Debian's packages add one (extension_destdir, debian/patches)
+      "extension_destdir",
   });
   return names;
 }

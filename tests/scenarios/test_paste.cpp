@@ -7,6 +7,7 @@
 // not take before: synchronous_commit's levels and minor releases.
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -238,5 +239,24 @@ TEST_CASE("a minor release runs its major release") {
     const auto errors = errors_of({{"postgres", {{"version", bad}}}});
     REQUIRE(errors.size() == 1);
     CHECK(errors[0].starts_with("/postgres/version: \"" + bad + "\" is not one of 9.0"));
+  }
+}
+
+TEST_CASE("every parameter a real PostgreSQL 15 server describes is accepted in postgres.conf") {
+  std::ifstream in(std::string(CKPTSIM_SOURCE_DIR) + "/tests/data/pg15-describe-config-names.txt");
+  REQUIRE(in.good());
+  std::string conf;
+  int names = 0;
+  for (std::string name; std::getline(in, name);) {
+    if (name.empty() || name[0] == '#') continue;
+    // Each with a value of its own type would need the server's types; an error
+    // for a modelled name's value is fine here, an unknown name is not.
+    conf += name + " = 1\n";
+    ++names;
+  }
+  CHECK(names > 300);
+  for (const std::string& error : errors_of({{"postgres", {{"conf", conf}}}})) {
+    CAPTURE(error);
+    CHECK(error.find("is not a PostgreSQL parameter") == std::string::npos);
   }
 }
