@@ -190,7 +190,10 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
 
   // Closing the connection keeps the thread busy: its other clients wait (E4).
   if (by_count) co_await c.thread.loop.use(config_.disconnect_time);
-  if (--clients_running_ == 0) finished_at_ = sim_.now();
+  if (--clients_running_ == 0) {
+    finished_at_ = sim_.now();
+    if (stop_when_finished_) sim_.stop();
+  }
 }
 
 }  // namespace ckptsim::pgbench

@@ -45,6 +45,9 @@ class Pgbench {
   // Connects the clients and starts them now. Without `transactions` they
   // stop starting transactions at `end` (-T); with it, after that many each.
   void start(sim::Time end);
+  // With -t: make the simulator's run return when the last client is done,
+  // so that the measured run ends there, as pgbench's threads do.
+  void stop_simulator_when_finished() { stop_when_finished_ = true; }
   bool finished() const { return clients_running_ == 0; }
   // When the last client closed its connection (with -t).
   sim::Time finished_at() const { return finished_at_; }
@@ -70,6 +73,7 @@ class Pgbench {
   TransactionStats stats_;
   std::int64_t clients_running_ = 0;
   sim::Time finished_at_ = 0;
+  bool stop_when_finished_ = false;
 };
 
 }  // namespace ckptsim::pgbench

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <regex>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/run_folder.h"
 #include "tests/cli/run_helpers.h"
 
 using namespace ckptsim::testing;
@@ -269,6 +271,37 @@ TEST_CASE("pasted settings: a grid run warns once about the real names it ignore
   CHECK(settings["pgbench"]["threads"] == 2);
   const std::string progress = slurp(tmp / "g" / "checkpoint_sorting=true" / "progress.csv");
   CHECK(std::count(progress.begin(), progress.end(), '\n') == 1 + 3);  // header and -T 3 at -P 1
+}
+
+TEST_CASE("a -t run ends when its last client is done, and reports no unfinished interval, as pgbench does") {
+  TempDir tmp("cli-count");
+  write_text(tmp / "t.json", R"({"hardware": {"ram": "2GB", "device": "nvme"}, "postgres": {"shared_buffers": "64MB"},
+    "pgbench": {"scale": 10, "command": "pgbench -c 2 -j 2 -t 5321 -l --aggregate-interval=1"}})");
+  REQUIRE(run_ckptsim("run " + (tmp / "t.json").string() + " --quiet --out " + (tmp / "r").string(), tmp).exit_code ==
+          0);
+  const auto summary = nlohmann::json::parse(slurp(tmp / "r" / "summary.json"))["pgbench"];
+  const double duration = summary["duration_s"];
+  const std::int64_t transactions = summary["transactions"];
+  CHECK(transactions == 2 * 5321);
+  const double whole = std::floor(duration);
+  CHECK(duration - whole > 0.001);  // not rounded up to an interval's end
+  CHECK(summary["tps"].get<double>() == doctest::Approx(static_cast<double>(transactions) / duration));
+
+  // -P lines and progress.csv rows for whole intervals only.
+  const std::string log = slurp(tmp / "r" / "pgbench.log");
+  CHECK(std::count(log.begin(), log.end(), '\n') == static_cast<long>(whole));
+  const std::string progress = slurp(tmp / "r" / "progress.csv");
+  CHECK(std::count(progress.begin(), progress.end(), '\n') == 1 + static_cast<long>(whole));
+  // The aggregate logs lack the unfinished interval's transactions, as in the
+  // real pgbench 15 recordings (tests/analysis/test_pg15_recorded_logs.cpp).
+  std::int64_t logged = 0;
+  for (const auto& entry : fs::directory_iterator(tmp / "r")) {
+    if (!ckptsim::cli::is_aggregate_log(entry.path().filename().string())) continue;
+    std::istringstream rows(slurp(entry.path()));
+    for (std::string line; std::getline(rows, line);) logged += std::stoll(line.substr(line.find(' ') + 1));
+  }
+  CHECK(logged < transactions);
+  CHECK(static_cast<double>(transactions - logged) <= 1.25 * summary["tps"].get<double>());
 }
 
 TEST_CASE("analyze gives the stability figures of a progress.csv, zero for missing seconds") {
