@@ -138,7 +138,8 @@ void lay_preset_list(const json& list, const fs::path& base_dir, const Schemas& 
 }
 
 // --set PATH=VALUE: VALUE is JSON if it parses as JSON, else a string.
-void lay_sets(const std::vector<std::string>& sets, const Schemas& schemas, Layers& layers, Errors& errors) {
+void lay_sets(const std::vector<std::string>& sets, const Schemas& schemas, Layers& layers, Errors& errors,
+              std::vector<std::string>& warnings) {
   for (const std::string& set : sets) {
     const auto equals = set.find('=');
     if (equals == std::string::npos) {
@@ -148,6 +149,12 @@ void lay_sets(const std::vector<std::string>& sets, const Schemas& schemas, Laye
     const std::string path = set.substr(0, equals);
     const std::string text = set.substr(equals + 1);
     const std::string where = "--set " + path;
+    // --set pgbench.command="pgbench -c 4 -T 60": pasted text, as in the file.
+    const auto dot = path.find('.');
+    if (dot != std::string::npos && paste_key(path.substr(0, dot)) == path.substr(dot + 1)) {
+      lay_pasted(path.substr(0, dot), json(text), where, schemas, layers, errors, warnings);
+      continue;
+    }
     const auto setting = split_setting_path(path, where, schemas, errors);
     if (!setting) continue;
     if (json_too_deep(text)) {
@@ -237,7 +244,7 @@ Plan load_plan(const json& doc, const fs::path& base_dir, const LoadOptions& opt
   std::vector<std::string> warnings;
   if (doc.contains("preset")) lay_preset_list(doc.at("preset"), base_dir, schemas, base, errors, warnings);
   lay_sections(doc, "", kTopLevelKeys, schemas, base, errors, warnings);
-  lay_sets(options.sets, schemas, base, errors);
+  lay_sets(options.sets, schemas, base, errors, warnings);
 
   std::uint64_t seed = 1;
   if (doc.contains("seed")) seed = read_seed(doc.at("seed"), errors).value_or(seed);

@@ -214,6 +214,18 @@ TEST_CASE("a pgbench command's run length replaces the other one, and its option
             .at("aggregate_interval") == "5s");
 }
 
+TEST_CASE("--set takes pasted text too, over the file's settings") {
+  const Plan plan = load({{"pgbench", {{"clients", 8}, {"threads", 4}}}},
+                         {.sets = {"pgbench.command=pgbench -c 2 -j 1 -T 30 -h db", "postgres.conf=shared_buffers = '1GB'"}});
+  const json& resolved = plan.points.at(0).scenario.resolved;
+  CHECK(resolved.at("pgbench").at("clients") == 2);
+  CHECK(resolved.at("pgbench").at("threads") == 1);
+  CHECK(resolved.at("postgres").at("shared_buffers") == "1GB");
+  CHECK(plan.warnings == std::vector<std::string>{"--set pgbench.command: ckptsim does not model -h; ignored"});
+  CHECK(errors_of(json::object(), {.sets = {"os.sysctl=vm.dirty_ratio = x"}}) ==
+        std::vector<std::string>{"--set os.sysctl: line 1: \"x\" is not an integer"});
+}
+
 TEST_CASE("synchronous_commit takes its levels, which wait for the local flush without a standby") {
   for (const std::string level : {"local", "remote_write", "remote_apply", "on"}) {
     CAPTURE(level);
