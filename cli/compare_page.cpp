@@ -140,7 +140,7 @@ constexpr std::string_view kCompareScript = R"(
     return runs.map(function (run, i) {
       var light = runs.length === 1 ? 45 : 30 + 40 * i / (runs.length - 1);
       return {name: (which ? 'B: ' : 'A: ') + run.id, tps: run.tps, interval: run.interval,
-              colour: 'hsl(' + hues[which] + ', 75%, ' + light + '%)'};
+              colour: 'hsl(' + hues[which] + ', 75%, ' + light + '%)', dashed: which === 1};
     }).filter(function (line) { return line.tps.length > 0; });
   }
   function niceStep(range) {
@@ -190,7 +190,9 @@ constexpr std::string_view kCompareScript = R"(
       var points = line.tps.map(function (value, i) {
         return px((i + 1) * line.interval).toFixed(1) + ',' + py(value).toFixed(1);
       });
-      add('polyline', {points: points.join(' '), fill: 'none', stroke: line.colour, 'stroke-width': 1.3});
+      // B dashed: where A and B coincide, both still show.
+      add('polyline', {points: points.join(' '), fill: 'none', stroke: line.colour, 'stroke-width': 1.3,
+                       'stroke-dasharray': line.dashed ? '6 3' : 'none'});
       var item = element('li');
       item.appendChild(element('span', '\u25A0 ', {style: 'color: ' + line.colour}));
       item.appendChild(document.createTextNode(line.name));

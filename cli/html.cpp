@@ -82,6 +82,16 @@ Writer& Writer::text(std::string_view text) {
   return *this;
 }
 
+Writer& Writer::breakable_text(std::string_view text) {
+  std::size_t from = 0;
+  for (std::size_t at = text.find_first_of("/,_"); at != std::string_view::npos; at = text.find_first_of("/,_", from)) {
+    this->text(text.substr(from, at + 1 - from));
+    empty("wbr");
+    from = at + 1;
+  }
+  return this->text(text.substr(from));
+}
+
 Writer& Writer::element(std::string_view tag, std::string_view text, const Attributes& attributes) {
   return open(tag, attributes).text(text).close(tag);
 }

@@ -44,6 +44,9 @@ class Writer {
   Writer& close(std::string_view tag);  // throws std::logic_error if `tag` is not the innermost open one
   Writer& empty(std::string_view tag, const Attributes& attributes = {});  // <img ... />
   Writer& text(std::string_view text);
+  // Text that a narrow table cell may wrap after each '/', ',' and '_' (a <wbr />
+  // there), as long folder names and setting names need.
+  Writer& breakable_text(std::string_view text);
   // <tag attributes>text</tag>
   Writer& element(std::string_view tag, std::string_view text, const Attributes& attributes = {});
   // <script> / <style> content, verbatim.

@@ -22,8 +22,9 @@ th { background: #eef1f5; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 th.sortable { cursor: pointer; user-select: none; }
 .wide { overflow-x: auto; }
-#runs th { font-size: .9em; }
-td.run { max-width: 24em; overflow-wrap: anywhere; }
+#runs { font-size: .88em; }
+#runs th, #runs td { padding: .2em .35em; }
+td.run { min-width: 12em; }
 th.sortable::after { content: " \2195"; color: #999; }
 th.sorted-asc::after { content: " \2191"; color: #222; }
 th.sorted-desc::after { content: " \2193"; color: #222; }

@@ -51,14 +51,16 @@ void runs_table(Page& page, const ResultsTree& tree) {
   w.element("p", "Click a column's header to sort by it; again to reverse.", {{"class", "muted"}});
   w.open("div", {{"class", "wide"}}).open("table", {{"class", "sortable"}, {"id", "runs"}}).open("thead").open("tr");
   w.element("th", "run").element("th", "grid");
-  for (const IndexColumn& column : index_columns())
-    w.element("th", column.unit.empty() ? column.label : fmt::format("{} ({})", column.label, column.unit));
+  for (const IndexColumn& column : index_columns()) {
+    w.open("th").breakable_text(column.label);
+    if (!column.unit.empty()) w.text(fmt::format(" ({})", column.unit));
+    w.close("th");
+  }
   w.element("th", "state").element("th", "compare");
   w.close("tr").close("thead").open("tbody");
   for (const RunEntry& run : tree.runs) {
-    w.open("tr").open("td", {{"class", "run"}});
-    page.link(run_page(run), run.id());
-    w.close("td").open("td");
+    w.open("tr").open("td", {{"class", "run"}}).open("a", {{"href", page.href(run_page(run))}});
+    w.breakable_text(run.id()).close("a").close("td").open("td");
     if (run.grid) page.link(grid_page(tree.grids[*run.grid]), tree.grids[*run.grid].id());
     w.close("td");
     for (const IndexColumn& column : index_columns()) sortable_cell(w, cell_text(run, column), cell_number(run, column));
