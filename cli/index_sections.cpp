@@ -69,8 +69,10 @@ constexpr std::string_view kSortScript = R"(
 void plots_section(Page& page, const fs::path& root, const fs::path& dir) {
   html::Writer& w = page.body();
   w.element("h2", "Plots");
-  const std::vector<std::string> names = files_of(root, dir);
+  std::vector<std::string> names = files_of(root, dir);
   const std::set<std::string> present(names.begin(), names.end());
+  // tps first: the plot every reader opens a run or grid for.
+  std::stable_partition(names.begin(), names.end(), [](const std::string& name) { return name.starts_with("tps"); });
   int shown = 0;
   for (const std::string& name : names) {
     const fs::path file(name);

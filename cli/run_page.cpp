@@ -57,8 +57,19 @@ void summary_section(Page& page, const RunEntry& run) {
     }
     figures["pgbench"].erase("report");
   }
+  // The figures a reader looks for first, then the rest (summary.json is read unordered).
+  nlohmann::json ordered = nlohmann::json::array();
+  for (const char* key : {"complete", "stopped_by", "stability", "pgbench", "pg_stat_bgwriter", "pg_stat_checkpointer",
+                          "pg_stat_wal", "pg_stat_database", "checkpoints", "waits"}) {
+    if (!figures.contains(key)) continue;
+    ordered.push_back({{key, figures[key]}});
+    figures.erase(key);
+  }
+  for (const auto& [key, value] : figures.items()) ordered.push_back({{key, value}});
   w.element("h3", "Figures");
-  key_value_table(page, flatten_json(figures));
+  nlohmann::ordered_json flat = nlohmann::ordered_json::object();
+  for (const auto& part : ordered) flat.update(flatten_json(part));
+  key_value_table(page, flat);
 }
 
 }  // namespace
