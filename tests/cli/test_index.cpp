@@ -1,8 +1,8 @@
 // `ckptsim index DIR` over a small tree (one run in a folder named a&b<c>,
 // one 4-point grid): every link of every page resolves, every page is
 // well-formed, the index has a row per run with summary.json's figures, the
-// comparison page embeds the runs' data, and run refreshes indexes that
-// ckptsim wrote above its --out, and only those (cli/results_index.h).
+// comparison page embeds the runs' data, and run and plot refresh indexes
+// that ckptsim wrote above their folder, and only those (cli/results_index.h).
 #include <doctest/doctest.h>
 
 #include <regex>
@@ -284,7 +284,7 @@ TEST_CASE("a folder name's special characters are escaped in text and percent-en
   CHECK(compare.find("a&b\\u003cc>") != std::string::npos);
 }
 
-TEST_CASE("run refreshes the index of its --out and the indexes that ckptsim wrote above it, no others") {
+TEST_CASE("run and plot refresh the index of their folder and the indexes that ckptsim wrote above it, no others") {
   TempDir tmp("index-refresh");
   write_text(tmp / "run.json", kRun);
   const fs::path tree = tmp / "tree";
@@ -297,6 +297,11 @@ TEST_CASE("run refreshes the index of its --out and the indexes that ckptsim wro
   REQUIRE(run_ckptsim("run " + quoted(tmp / "run.json") + " -q --out " + quoted(tree / "deeper" / "second"), tmp)
               .exit_code == 0);
   CHECK(table_rows(slurp(tree / "index.html"), "runs").size() == 2);
+  CHECK(fs::is_regular_file(tree / "_index" / "deeper" / "second" / "run.html"));
+
+  // plot redraws a folder's outputs, the index above included.
+  fs::remove(tree / "_index" / "deeper" / "second" / "run.html");
+  REQUIRE(run_ckptsim("plot " + quoted(tree / "deeper" / "second"), tmp).exit_code == 0);
   CHECK(fs::is_regular_file(tree / "_index" / "deeper" / "second" / "run.html"));
 
   // A run folder gone: its page goes at the next refresh, the other pages stay.
