@@ -13,6 +13,7 @@
 #include "analysis/stability.h"
 #include "cli/memory_estimate.h"
 #include "cli/plot_folder.h"
+#include "cli/results_index.h"
 #include "cli/run_folder.h"
 #include "analysis/plots.h"
 #include "cli/run_plan.h"
@@ -59,6 +60,24 @@ int command_plot(const std::string& dir) {
     std::cerr << "error: " << e.what() << '\n';
     return 2;
   }
+  refresh_indexes(dir);
+  return 0;
+}
+
+int command_index(const std::string& dir) {
+  if (!std::filesystem::is_directory(dir)) {
+    std::cerr << "error: " << dir << ": not a folder\n";
+    return 2;
+  }
+  try {
+    const IndexWritten written = write_results_index(dir);
+    std::cout << fmt::format("{}: {} runs, {} grids, {} pages\n",
+                             (std::filesystem::path(dir) / "index.html").string(), written.runs, written.grids,
+                             written.pages);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return 1;
+  }
   return 0;
 }
 
@@ -97,9 +116,11 @@ int command_run(const RunArgs& args) {
   install_stop_handlers();
   if (args.max_wall_s > 0) set_wall_budget(std::chrono::duration<double>(args.max_wall_s));
   try {
-    return run_plan(*plan, out,
-                    {.jobs = args.jobs, .quiet = args.quiet, .threshold = args.threshold, .crash_at = crash_at,
-                     .title = source_name(args.scenario)});
+    const int rc = run_plan(*plan, out,
+                            {.jobs = args.jobs, .quiet = args.quiet, .threshold = args.threshold, .crash_at = crash_at,
+                             .title = source_name(args.scenario)});
+    refresh_indexes(out);  // a stopped or failed run too: its page says what it left
+    return rc;
   } catch (const FolderRefused& e) {
     std::cerr << "error: " << e.what() << '\n';
     return 2;

@@ -56,5 +56,7 @@ int command_compare(const CompareArgs& args);
 int command_presets();
 // Draws a run's or a grid's plots again from its CSVs (cli/plot_folder.h).
 int command_plot(const std::string& dir);
+// Writes the static HTML pages over every run and grid under DIR (cli/results_index.h).
+int command_index(const std::string& dir);
 
 }  // namespace ckptsim::cli

@@ -1,4 +1,4 @@
-// ckptsim: the command line. run / check / analyze / compare / presets / plot / devbench / compare-pg.
+// ckptsim: the command line. run / check / analyze / compare / presets / plot / index / devbench / compare-pg.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -144,6 +144,11 @@ int main(int argc, char** argv) {
   auto* plot_cmd = app.add_subcommand("plot", "Draw a run's or a grid's plots again from its CSVs");
   plot_cmd->add_option("dir", plot_dir, "A run folder (progress.csv) or a grid folder (grid.json)")->required();
 
+  std::string index_dir;
+  auto* index_cmd = app.add_subcommand(
+      "index", "Write index.html (and _index/ pages) over every run and grid under a folder, for a browser");
+  index_cmd->add_option("dir", index_dir, "The results folder")->required();
+
   std::string device_preset;
   bool devbench_json = false;
   auto* devbench_cmd = app.add_subcommand("devbench", "fio-like jobs against a device preset through the block layer");
@@ -182,6 +187,7 @@ int main(int argc, char** argv) {
   if (compare_runs_cmd->parsed()) rc = command_compare(compare);
   if (presets_cmd->parsed()) rc = command_presets();
   if (plot_cmd->parsed()) rc = command_plot(plot_dir);
+  if (index_cmd->parsed()) rc = command_index(index_dir);
   if (devbench_cmd->parsed()) rc = command_devbench(device_preset, devbench_json);
   if (compare_cmd->parsed()) rc = command_compare_pg(recorded);
   // What stdout could not take (a full disk, a closed pipe) is an error, not a success.

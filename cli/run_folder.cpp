@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/results_tree.h"
 #include "cli/run_summary.h"
 
 namespace ckptsim::cli {
@@ -30,7 +31,8 @@ const std::set<std::string, std::less<>> kPointFiles = {
     "system.png"};
 const std::set<std::string, std::less<>> kGridFiles = {"summary.csv",     "report.txt",      "plot.gp",
                                                        "grid.json",       "tps-overlay.png", "tps-overlay.svg",
-                                                       "tps-grid.png",    "stability.png"};
+                                                       "tps-grid.png",    "stability.png",
+                                                       "index.html"};
 // What a complete run always has (pgbench_log.PID[.N] only with --aggregate-interval).
 const std::vector<std::string> kAlwaysWritten = {"run.json",     "progress.csv",    "system.csv",
                                                  "waits.csv",    "io_layers.csv",   "postgres.log",
@@ -53,6 +55,18 @@ bool is_point_folder(const fs::path& dir) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     if (!entry.is_regular_file() || !is_point_file(entry.path().filename().string())) return false;
+  }
+  return !ec;
+}
+
+// The results index's _index/ folder (cli/index_layout.h): pages and their temporaries only.
+bool is_index_folder(const fs::path& dir) {
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!it->is_directory() && !(it->is_regular_file() && (it->path().extension() == ".html" || is_temporary_name(name))))
+      return false;
   }
   return !ec;
 }
@@ -112,13 +126,15 @@ std::vector<std::optional<KeptPoint>> prepare_output(const fs::path& out, const 
   }
   if (!fs::is_directory(out)) throw FolderRefused(fmt::format("{}: exists and is not a folder", out.string()));
 
-  std::vector<fs::path> files, point_dirs, foreign;
+  std::vector<fs::path> files, point_dirs, index_dirs, foreign;
   for (const auto& entry : fs::directory_iterator(out)) {
     const std::string name = entry.path().filename().string();
     if (entry.is_regular_file() && (is_point_file(name) || kGridFiles.contains(name))) {
       files.push_back(entry.path());
     } else if (entry.is_directory() && !entry.is_symlink() && is_point_folder(entry.path())) {
       point_dirs.push_back(entry.path());
+    } else if (entry.is_directory() && !entry.is_symlink() && name == kIndexFolder && is_index_folder(entry.path())) {
+      index_dirs.push_back(entry.path());
     } else {
       foreign.push_back(entry.path().filename());
     }
@@ -136,6 +152,7 @@ std::vector<std::optional<KeptPoint>> prepare_output(const fs::path& out, const 
   }
 
   for (const fs::path& file : files) remove_file(file);
+  for (const fs::path& dir : index_dirs) fs::remove_all(dir);
   for (const fs::path& dir : point_dirs) {
     const auto at = std::find(point_names.begin(), point_names.end(), dir.filename().string());
     const std::size_t i = static_cast<std::size_t>(at - point_names.begin());

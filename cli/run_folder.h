@@ -4,7 +4,8 @@
 // mix of two. The rule, chosen over an --overwrite flag:
 // - a run goes into a folder that is new, empty, or holds nothing but
 //   ckptsim's outputs (an earlier run, an earlier grid, temporaries of a killed
-//   one); those outputs are replaced as a whole;
+//   one, the results index's index.html and _index/ pages); those outputs are
+//   replaced as a whole;
 // - a folder holding anything else is refused, because ckptsim never deletes
 //   a file that it did not write;
 // - a grid resumes: a point folder whose summary.json says "complete": true

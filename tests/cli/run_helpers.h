@@ -53,13 +53,16 @@ inline void write_text(const std::filesystem::path& path, const std::string& tex
   std::ofstream(path, std::ios::binary) << text;
 }
 
-// Every file under `dir` but perf.json (wall-clock figures) and plots, by relative path.
+// Every file under `dir` but perf.json (wall-clock figures), plots and the
+// results index's pages (they show file sizes, perf.json's too), by relative path.
 inline std::map<std::string, std::string> outputs(const std::filesystem::path& dir) {
   std::map<std::string, std::string> files;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
     if (!entry.is_regular_file()) continue;
     const auto ext = entry.path().extension();
-    if (entry.path().filename() == "perf.json" || ext == ".png" || ext == ".svg" || ext == ".gp") continue;
+    if (entry.path().filename() == "perf.json" || ext == ".png" || ext == ".svg" || ext == ".gp" ||
+        ext == ".html")
+      continue;
     files[std::filesystem::relative(entry.path(), dir).string()] = slurp(entry.path());
   }
   return files;
