@@ -178,10 +178,16 @@ TEST_CASE("--max-wall and SIGINT stop a run after whole intervals and mark it pa
   TempDir tmp("folder-stop");
   write_text(tmp / "s.json", kSingle);
   const std::string base = (tmp / "s.json").string();
+  // Stop later than an uninterrupted 20 s run takes on this machine, however loaded, so
+  // that whole intervals have been simulated when the stop lands.
+  const auto started = std::chrono::steady_clock::now();
+  REQUIRE(run_ckptsim("run " + base + " --quiet --out " + (tmp / "ref").string(), tmp).exit_code == 0);
+  const double stop_ms =
+      std::max(500.0, 1.5 * std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
 
   SUBCASE("--max-wall") {
-    const auto r = run_ckptsim("run " + base + " --quiet --set pgbench.duration=100000s --max-wall 0.5 --out " +
-                                   (tmp / "r").string(),
+    const auto r = run_ckptsim("run " + base + " --quiet --set pgbench.duration=100000s --max-wall " +
+                                   std::to_string(stop_ms / 1000.0) + " --out " + (tmp / "r").string(),
                                tmp);
     CHECK(r.exit_code == 3);
     CHECK(r.err.find("stopped by --max-wall") != std::string::npos);
@@ -189,7 +195,7 @@ TEST_CASE("--max-wall and SIGINT stop a run after whole intervals and mark it pa
   SUBCASE("SIGINT") {
     const pid_t pid = spawn_ckptsim({"run", base, "--quiet", "--set", "pgbench.duration=100000s", "--out",
                                      (tmp / "r").string()});
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(stop_ms));
     ::kill(pid, SIGINT);
     CHECK(wait_for(pid) == 128 + SIGINT);
   }
