@@ -95,6 +95,13 @@ int wait_for(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// The wall-clock milliseconds an uninterrupted, successful run of `args` takes on this machine now.
+double wall_ms_of(const std::string& args, const TempDir& tmp) {
+  const auto started = std::chrono::steady_clock::now();
+  REQUIRE(run_ckptsim(args, tmp).exit_code == 0);
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+}
+
 }  // namespace
 
 TEST_CASE("a rerun into a folder replaces the earlier run's files as a whole") {
@@ -180,10 +187,8 @@ TEST_CASE("--max-wall and SIGINT stop a run after whole intervals and mark it pa
   const std::string base = (tmp / "s.json").string();
   // Stop later than an uninterrupted 20 s run takes on this machine, however loaded, so
   // that whole intervals have been simulated when the stop lands.
-  const auto started = std::chrono::steady_clock::now();
-  REQUIRE(run_ckptsim("run " + base + " --quiet --out " + (tmp / "ref").string(), tmp).exit_code == 0);
   const double stop_ms =
-      std::max(500.0, 1.5 * std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+      std::max(500.0, 1.5 * wall_ms_of("run " + base + " --quiet --out " + (tmp / "ref").string(), tmp));
 
   SUBCASE("--max-wall") {
     const auto r = run_ckptsim("run " + base + " --quiet --set pgbench.duration=100000s --max-wall " +
@@ -213,10 +218,8 @@ TEST_CASE("a grid killed at random moments, then rerun, gives an uninterrupted r
   TempDir tmp("folder-kill");
   write_text(tmp / "g.json", kGrid);
   const std::string scenario = (tmp / "g.json").string();
-  const auto started = std::chrono::steady_clock::now();
-  REQUIRE(run_ckptsim("run " + scenario + " --quiet --jobs 2 --out " + (tmp / "ref").string(), tmp).exit_code == 0);
+  const double wall_ms = wall_ms_of("run " + scenario + " --quiet --jobs 2 --out " + (tmp / "ref").string(), tmp);
   const auto reference = outputs(tmp / "ref");
-  const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
 
   // Kill moments spread over the first 60% of an uninterrupted run, however fast this machine is.
   std::mt19937 random(20261203);
