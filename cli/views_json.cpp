@@ -77,6 +77,7 @@ json kernel_json(const os::KernelReport& r) {
   os["pages_written_sync_file_range"] = r.pages_written_sync_file_range;
   os["pages_written_throttled_writers"] = r.pages_written_throttled_writers;
   os["pages_written_fadvise"] = r.pages_written_fadvise;
+  os["pages_written_ordered_data"] = r.pages_written_ordered_data;
   os["pages_discarded_by_truncate"] = r.pages_discarded_by_truncate;
   os["read_hits"] = r.read_hits;
   os["read_misses"] = r.read_misses;
@@ -89,6 +90,9 @@ json kernel_json(const os::KernelReport& r) {
   os["fsync_max_ms"] = r.fsync_max_ms;
   os["sync_file_range_calls"] = r.sync_file_range_calls;
   os["journal_commits"] = r.journal_commits;
+  os["journal_handle_waits"] = r.journal_handle_waits;
+  os["journal_locked_seconds"] = r.journal_locked_seconds;
+  os["journal_locked_max_ms"] = r.journal_locked_max_ms;
   json devices;
   for (const os::KernelReport::Device& d : r.devices) {
     devices[d.name] = json{{"scheduler", d.scheduler},

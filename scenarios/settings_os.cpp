@@ -43,7 +43,11 @@ void describe_os(Schema<os::OsConfig>& s) {
       .duration("fifo_expire_sync", &OsConfig::fifo_expire_sync, kMillisecond, 1)
       .duration("fifo_expire_async", &OsConfig::fifo_expire_async, kMillisecond, 1)
       .duration("target_latency", &OsConfig::target_latency, kMillisecond, 1)
-      .bytes("journal_commit_bytes", &OsConfig::journal_commit_bytes, kKiB, 0);
+      .bytes("journal_commit_bytes", &OsConfig::journal_commit_bytes, kKiB, 0)
+      .duration("commit_interval", &OsConfig::commit_interval, sim::kSecond, 0)
+      .boolean("writepages_holds_handle", &OsConfig::writepages_holds_handle)
+      .boolean("ordered_data", &OsConfig::ordered_data)
+      .boolean("fsync_waits_committing", &OsConfig::fsync_waits_committing);
 }
 
 }  // namespace ckptsim::scenarios

@@ -35,7 +35,7 @@
 namespace ckptsim::os {
 
 // Who started the writeback of a page (summary and tests).
-enum class WbReason : std::uint8_t { Kupdate, Background, Reclaim, Fsync, SyncFileRange, Throttle, Fadvise, Count };
+enum class WbReason : std::uint8_t { Kupdate, Background, Reclaim, Fsync, SyncFileRange, Throttle, Fadvise, Journal, Count };
 
 // struct writeback_control: what one write_pages call writes back.
 struct WritebackControl {

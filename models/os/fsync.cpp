@@ -10,13 +10,8 @@
 // metadata changed since the last commit (mtime for fsync; size or
 // allocation for fdatasync), or else send the device a cache flush.
 //
-// The jbd2 commit is modelled as one small sync write of
-// journal_commit_bytes to the journal at the start of the data device, a
-// cache flush, a 4 kB commit block and another flush (libata has no FUA);
-// it commits every inode's pending metadata at once, and concurrent callers
-// share a commit in progress. Left out: the periodic 5 s commit, journal
-// handles blocking write(2) during a commit, ordered-mode data of newly
-// allocated blocks, journal checkpointing.
+// The commit is kjournald2's (journal.cpp); the caller asks for it and
+// waits as 3.2's ext4_sync_file does.
 //
 // sync_file_range(SYNC_FILE_RANGE_WRITE) (fs/sync.c): start writeback of the
 // range and return; WB_SYNC_ALL and sync class before 4.4 (it waits for
@@ -30,41 +25,6 @@
 
 namespace ckptsim::os {
 
-sim::Task<> Kernel::journal_commit(OsTask& task) {
-  // A commit already running started before our change reached it: wait for
-  // it, then commit again if ours is still pending.
-  const std::uint64_t needed = running_tid_;
-  while (committing_) co_await commit_done_.wait();
-  if (committed_tid_ >= needed) co_return;
-  committing_ = true;
-  const std::uint64_t tid = running_tid_++;
-  BlockQueue& q = bdis_[0]->queue();
-  if (config_.journal_commit_bytes > 0) {
-    // Descriptor + metadata blocks, then flush, then the commit block, then flush.
-    const sim::Bytes sizes[2] = {config_.journal_commit_bytes, 4 * sim::kKiB};
-    for (const sim::Bytes bytes : sizes) {
-      Bio bio;
-      bio.op = disk::Op::Write;
-      bio.sync = true;
-      bio.pid = task.pid;
-      bio.owner = &journal_io_;
-      bio.sector = (journal_commits_ * 64) % (100 * sim::kMiB / 512);  // wraps inside the journal
-      bio.bytes = bytes;
-      journal_io_.done.reset();
-      co_await q.submit_bio(bio, nullptr);
-      co_await journal_io_.done;
-      journal_sectors_ += bytes / 512;
-      if (config_.barrier) co_await q.flush();
-    }
-  } else if (config_.barrier) {
-    co_await q.flush();
-  }
-  ++journal_commits_;
-  committed_tid_ = tid;
-  committing_ = false;
-  commit_done_.notify_all();
-}
-
 sim::Task<> Kernel::sync_inode(OsTask& task, Inode& in, bool datasync) {
   const sim::Time start = sim_.now();
   Plug plug;
@@ -74,14 +34,7 @@ sim::Task<> Kernel::sync_inode(OsTask& task, Inode& in, bool datasync) {
     const auto held = in_layer(&task, writeback_layer(in));
     co_await in.writeback_wait.wait();
   }
-  const std::uint64_t changed = datasync ? in.datasync_tid : in.sync_tid;
-  if (changed > committed_tid_ && config_.journal_commit_bytes > 0) {
-    const auto held = in_layer(&task, IoLayer::Journal);
-    co_await journal_commit(task);
-  } else if (config_.barrier) {
-    const auto held = in_layer(&task, IoLayer::Device);
-    co_await bdis_[static_cast<std::size_t>(in.bdi)]->queue().flush();
-  }
+  co_await commit_for_sync(task, in, datasync);
   ++fsyncs_;
   fsync_time_ += sim_.now() - start;
   fsync_max_ = std::max(fsync_max_, sim_.now() - start);

@@ -30,7 +30,8 @@ Kernel::Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory
       config_(config),
       memory_(memory),
       cache_(sim, std::max<sim::Bytes>(0, memory.ram - memory.shared_memory - config.reserved_memory) / kBlockBytes),
-      commit_done_(sim),
+      jbd_(sim),
+      commit_timer_(sim, [this] { commit_timer_fired(); }),
       journal_io_(sim) {
   const double initial_bw = 100.0 * sim::kMiB / kBlockBytes;  // the kernel's initial estimate: 100 MB/s
   const auto initial_limit = static_cast<double>(dirty_limits().thresh);
@@ -47,6 +48,10 @@ Kernel::Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory
   }
   next_extent_[0] = kJournalSectors;
   for (auto& bdi : bdis_) sim_.spawn(bdi->flusher());
+  if (config_.journal_commit_bytes > 0) {
+    journal_task_ = &new_task("jbd2/sda1-8");
+    sim_.spawn(kjournald2());
+  }
   ThrottleHost& throttle_host = *this;
   throttle_ = make_dirty_throttle(config_.throttle, sim_, throttle_host, *bdis_[0], task_states_, memory_.ram);
   last_stats_.resize(bdis_.size());
@@ -76,6 +81,7 @@ FileId Kernel::create(std::string_view name, Volume volume, std::int64_t blocks,
   inode.first_sector = next_extent_[vol];
   next_extent_[vol] += max_blocks * kSectorsPerBlock;
   inode.size = blocks;
+  inode.allocated = blocks;
   return inode.id;
 }
 
@@ -267,16 +273,23 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
 
 // ---- write(2) ----
 
+// file_update_time and ext4_da_write_begin / write_end each hold a journal
+// handle; here one handle covers the call, from the mtime update through the
+// page grabs (where a stable page or a locked page may sleep with it held).
+// The page-cache page is allocated before the handle: ext4 grabs with
+// AOP_FLAG_NOFS, so it never waits for fs writeback while holding one.
 sim::Task<> Kernel::write(OsTask& task, FileId file, std::int64_t block, std::int64_t count) {
   Inode& in = inode(file);
   if (block + count > in.max_blocks) throw std::out_of_range("write past the extent of " + in.name);
+  const bool handle = journaled(in);
+  if (handle) {
+    if (jbd_.locked) co_await wait_transaction_unlocked(&task);
+    handle_started();
+  }
   std::int64_t newly_dirty = 0;
   for (std::int64_t b = block; b < block + count; ++b) {
     CachedBlock& cb = in.blocks[static_cast<std::size_t>(b)];
-    if (b >= in.size) {
-      in.size = b + 1;
-      in.datasync_tid = running_tid_;  // size and allocation change: fdatasync must commit
-    }
+    if (b >= in.size) in.size = b + 1;  // a delayed block: allocated at writeback
     // A whole 8 kB block: no read before the overwrite.
     if (!cb.has(kCached) && !cache_.allocate(in, b)) co_await allocate_block(&task, in, b);
     if (cb.has(kLocked)) co_await wait_on_block(&task, in, b, kLocked);
@@ -290,7 +303,8 @@ sim::Task<> Kernel::write(OsTask& task, FileId file, std::int64_t block, std::in
       cache_.touch(cb);
     }
   }
-  in.sync_tid = running_tid_;  // mtime
+  in.sync_tid = jbd_.running_tid;  // mtime
+  if (handle) handle_stopped();
   note_dirty_peak();
   DirtierState& ts = state(task);
   ts.nr_dirtied += newly_dirty * kPagesPerBlock;
@@ -318,7 +332,8 @@ void Kernel::truncate(FileId file) {
   in.ra_next = -1;
   in.ra_window = 0;
   in.writeback_index = 0;
-  in.datasync_tid = running_tid_;
+  in.allocated = 0;
+  in.datasync_tid = jbd_.running_tid;
 }
 
 // ---- the host's past ----

@@ -10,7 +10,8 @@
 //   writeback.cpp     write_pages (write_cache_pages)
 //   bdi_writeback.*   per device: dirty-inode lists, the flusher (wb_writeback), bandwidth, its queue
 //   dirty_throttle.* balance_dirty_pages, one strategy per generation: IO-less (3.2+), writer-writeback (3.0)
-//   fsync.cpp         fsync, fdatasync, sync_file_range, fadvise, the jbd2 commit
+//   fsync.cpp         fsync, fdatasync, sync_file_range, fadvise
+//   journal.cpp       ext4's jbd2 journal: handles, kjournald2, the commit (jbd2.h)
 //   kernel_metrics.cpp system.csv columns, summary, the page conservation check
 //   block_queue.*, elevator_*  the block layer
 //
@@ -33,6 +34,7 @@
 #include "models/os/dirty_limits.h"
 #include "models/os/dirty_throttle.h"
 #include "models/os/file_system.h"
+#include "models/os/jbd2.h"
 #include "models/os/kernel_report.h"
 #include "models/os/os_config.h"
 #include "models/os/page_cache.h"
@@ -95,6 +97,7 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
   std::int64_t page_cache_capacity_pages() const { return cache_.capacity() * kPagesPerBlock; }
   // mincore(2) / fincore over blocks [block, block + count) of a file: how many are cached.
   std::int64_t cached_blocks(FileId file, std::int64_t block, std::int64_t count) const;
+  const Jbd2State& journal() const { return jbd_; }
   std::int64_t pages_written(WbReason reason) const {
     return wb_started_[static_cast<std::size_t>(reason)] * kPagesPerBlock;
   }
@@ -148,7 +151,19 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
 
   // fsync.cpp
   sim::Task<> sync_inode(OsTask& task, Inode& inode, bool datasync);
-  sim::Task<> journal_commit(OsTask& task);
+
+  // journal.cpp
+  // Whether writes to this inode go through the data volume's journal.
+  bool journaled(const Inode& in) const { return config_.journal_commit_bytes > 0 && in.bdi == 0; }
+  sim::Task<> wait_transaction_unlocked(OsTask* task);
+  void handle_started();
+  void handle_stopped();
+  bool start_commit(std::uint64_t tid);
+  sim::Task<> wait_commit(OsTask& task, std::uint64_t tid);
+  void commit_timer_fired();
+  sim::Process kjournald2();
+  sim::Task<> commit_transaction();
+  sim::Task<> commit_for_sync(OsTask& task, Inode& in, bool datasync);
 
   sim::Simulator& sim_;
   const OsConfig config_;  // a copy: callers may pass a temporary
@@ -164,10 +179,9 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
   BioList free_bios_;
 
   // ext4 / jbd2
-  std::uint64_t running_tid_ = 1;   // the running transaction
-  std::uint64_t committed_tid_ = 0;
-  bool committing_ = false;
-  sim::Condition commit_done_;
+  Jbd2State jbd_;
+  sim::Timer commit_timer_;
+  OsTask* journal_task_ = nullptr;  // kjournald2
   JournalIo journal_io_;
   std::int64_t journal_commits_ = 0;
   std::int64_t journal_sectors_ = 0;  // written by commits (not page-cache pages)

@@ -65,6 +65,7 @@ KernelReport Kernel::report() const {
   r.pages_written_sync_file_range = pages_written(WbReason::SyncFileRange);
   r.pages_written_throttled_writers = pages_written(WbReason::Throttle);
   r.pages_written_fadvise = pages_written(WbReason::Fadvise);
+  r.pages_written_ordered_data = pages_written(WbReason::Journal);
   r.pages_discarded_by_truncate = discarded_ * kPagesPerBlock;
   r.read_hits = read_hits_;
   r.read_misses = read_misses_;
@@ -77,6 +78,9 @@ KernelReport Kernel::report() const {
   r.fsync_max_ms = ms(fsync_max_);
   r.sync_file_range_calls = sync_file_ranges_;
   r.journal_commits = journal_commits_;
+  r.journal_handle_waits = jbd_.handle_waits;
+  r.journal_locked_seconds = sim::to_seconds(jbd_.locked_time);
+  r.journal_locked_max_ms = ms(jbd_.locked_max);
   for (std::size_t i = 0; i < bdis_.size(); ++i) {
     const BlockQueue& q = bdis_[i]->queue();
     const DiskStats s = q.stats();

@@ -28,6 +28,7 @@ struct KernelReport {
   std::int64_t pages_written_sync_file_range = 0;
   std::int64_t pages_written_throttled_writers = 0;
   std::int64_t pages_written_fadvise = 0;
+  std::int64_t pages_written_ordered_data = 0;  // by jbd2 commits (data=ordered)
   std::int64_t pages_discarded_by_truncate = 0;
   std::int64_t read_hits = 0;
   std::int64_t read_misses = 0;
@@ -40,6 +41,9 @@ struct KernelReport {
   double fsync_max_ms = 0;
   std::int64_t sync_file_range_calls = 0;
   std::int64_t journal_commits = 0;
+  std::int64_t journal_handle_waits = 0;   // handles that waited for a T_LOCKED commit
+  double journal_locked_seconds = 0;       // time commits spent T_LOCKED
+  double journal_locked_max_ms = 0;
 
   // iostat -x totals of one block device.
   struct Device {

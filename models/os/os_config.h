@@ -101,6 +101,20 @@ struct OsConfig {
   // the jbd2 commit sends the device a cache flush (fs/ext4/fsync.c,
   // jbd2 JBD2_BARRIER): a volatile write cache then acknowledges the WAL.
   bool barrier = true;
+  // ext4's commit= mount option: kjournald2 commits the running transaction
+  // this long after its first handle (JBD2_DEFAULT_MAX_COMMIT_AGE, 5 s); 0 = only on request.
+  sim::Duration commit_interval = 5 * sim::kSecond;
+  // ext4_da_writepages holds a journal handle across mapping and submitting
+  // each extent, overwrites included (3.2); 3.10's "avoid starting transaction
+  // for pages not needing mapping" writes mapped pages without one.
+  bool writepages_holds_handle = false;
+  // data=ordered: a commit first writes and waits for the dirty pages of
+  // every inode that got new blocks in the transaction.
+  bool ordered_data = true;
+  // fsync waits for a commit of its tid already requested by someone else
+  // (jbd2_complete_transaction, 3.9); on 3.2 it waits only for a commit it
+  // requested itself.
+  bool fsync_waits_committing = true;
 };
 
 }  // namespace ckptsim::os

@@ -8,6 +8,11 @@
 // them, and writes only the blocks dirty when it started (the tag pass: a
 // bound on the count and one pass over the range). The flusher that calls it
 // for background and kupdate writeback is in bdi_writeback.cpp.
+//
+// On ext4 it is ext4_da_writepages (3.2): each run of contiguous blocks is
+// one extent, mapped (delayed blocks allocated) and submitted under its own
+// journal handle when writepages_holds_handle, or only when it allocates;
+// a full request pool then keeps the handle open and a commit T_LOCKED.
 #include <algorithm>
 #include <cmath>
 
@@ -26,6 +31,11 @@ sim::Task<std::int64_t> Kernel::write_pages(Inode& in, const WritebackControl& w
   std::int64_t budget = wbc.nr_to_write;
   OsTask* const task = task_of(pid);
   const bool sync = mode == SyncMode::All;
+  // ext4_da_writepages maps and submits each extent under a handle; the
+  // commit's own ordered writeback (generic_writepages) takes none and
+  // cannot allocate, so it skips delayed blocks.
+  const bool da_writepages = journaled(in) && reason != WbReason::Journal;
+  bool holding = false;
   end = std::min(end, in.size);
   const std::int64_t range_start = cyclic ? 0 : start;
   const std::int64_t range_end = end;
@@ -39,6 +49,10 @@ sim::Task<std::int64_t> Kernel::write_pages(Inode& in, const WritebackControl& w
   std::int64_t index = start;
   bool wrapped = !cyclic || start <= range_start;
   Bio* bio = nullptr;
+  auto stop_handle = [&] {
+    if (holding) handle_stopped();
+    holding = false;
+  };
   while (written < budget) {
     const std::int64_t b = in.next_dirty(index, end);
     if (b >= end) {
@@ -57,21 +71,51 @@ sim::Task<std::int64_t> Kernel::write_pages(Inode& in, const WritebackControl& w
       // WB_SYNC_ALL: submit what we have, then wait for that write.
       if (bio != nullptr) co_await q.submit_bio(*bio, &plug, layers_of(task));
       bio = nullptr;
+      stop_handle();
       q.unplug(plug);
       co_await wait_on_block(task, in, b, kWriteback);
       index = b;
       continue;
+    }
+    const bool delayed = b >= in.allocated;
+    if (delayed && !da_writepages) {
+      index = b + 1;
+      continue;
+    }
+    const bool joins = extends(bio, b, q);
+    if (!joins) {
+      if (bio != nullptr) co_await q.submit_bio(*bio, &plug, layers_of(task));
+      bio = nullptr;
+      stop_handle();
+      if (da_writepages && !holding && (config_.writepages_holds_handle || delayed)) {
+        if (jbd_.locked) {
+          q.unplug(plug);  // about to sleep
+          co_await wait_transaction_unlocked(task);
+          continue;  // look again: the block may have changed meanwhile
+        }
+        handle_started();
+        holding = true;
+      }
+    }
+    if (delayed) {
+      // mpage_da_map_and_submit: allocation changes size and blocks in this
+      // transaction (fdatasync must commit it), and files the inode for ordered data.
+      in.allocated = b + 1;
+      in.sync_tid = in.datasync_tid = jbd_.running_tid;
+      if (config_.ordered_data && in.ordered_tid != jbd_.running_tid) {
+        in.ordered_tid = jbd_.running_tid;
+        jbd_.ordered.push_back(in.id);
+      }
     }
     cache_.start_writeback(in, b);
     writeback_started(in);
     ++wb_started_[static_cast<std::size_t>(reason)];
     ++written;
     index = b + 1;
-    if (extends(bio, b, q)) {
+    if (joins) {
       bio->bytes += kBlockBytes;
       continue;
     }
-    if (bio != nullptr) co_await q.submit_bio(*bio, &plug, layers_of(task));
     bio = &get_bio();
     bio->op = disk::Op::Write;
     bio->sync = sync;
@@ -82,6 +126,7 @@ sim::Task<std::int64_t> Kernel::write_pages(Inode& in, const WritebackControl& w
     bio->bytes = kBlockBytes;
   }
   if (bio != nullptr) co_await q.submit_bio(*bio, &plug, layers_of(task));
+  stop_handle();
   if (cyclic) in.writeback_index = index >= range_end ? 0 : index;
   co_return written;
 }

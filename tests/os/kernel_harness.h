@@ -48,6 +48,10 @@ inline OsConfig profile(const std::string& kernel) {
   c.nr_requests = os.at("nr_requests");
   c.read_ahead_kb = parse_kb(os.at("read_ahead_kb"));
   c.max_sectors_kb = parse_kb(os.at("max_sectors_kb"));
+  c.commit_interval = std::stoll(os.at("commit_interval").get<std::string>()) * sim::kSecond;  // "5s"
+  c.writepages_holds_handle = os.at("writepages_holds_handle");
+  c.ordered_data = os.at("ordered_data");
+  c.fsync_waits_committing = os.at("fsync_waits_committing");
   return c;
 }
 
