@@ -84,9 +84,12 @@ sim::Task<std::int64_t> Kernel::write_pages(Inode& in, const WritebackControl& w
     }
     const bool joins = extends(bio, b, q);
     if (!joins) {
-      if (bio != nullptr) co_await q.submit_bio(*bio, &plug, layers_of(task));
-      bio = nullptr;
-      stop_handle();
+      if (bio != nullptr) {
+        co_await q.submit_bio(*bio, &plug, layers_of(task));
+        bio = nullptr;
+        stop_handle();
+        continue;  // the submission may have slept: look at the block again
+      }
       if (da_writepages && !holding && (config_.writepages_holds_handle || delayed)) {
         if (jbd_.locked) {
           q.unplug(plug);  // about to sleep
