@@ -276,8 +276,8 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
 // file_update_time and ext4_da_write_begin / write_end each hold a journal
 // handle; here one handle covers the call, from the mtime update through the
 // page grabs (where a stable page or a locked page may sleep with it held).
-// The page-cache page is allocated before the handle: ext4 grabs with
-// AOP_FLAG_NOFS, so it never waits for fs writeback while holding one.
+// A page allocation that must wait for reclaim lets the handle go first:
+// ext4 grabs with AOP_FLAG_NOFS, never waiting for fs writeback with a handle.
 sim::Task<> Kernel::write(OsTask& task, FileId file, std::int64_t block, std::int64_t count) {
   Inode& in = inode(file);
   if (block + count > in.max_blocks) throw std::out_of_range("write past the extent of " + in.name);
@@ -291,7 +291,14 @@ sim::Task<> Kernel::write(OsTask& task, FileId file, std::int64_t block, std::in
     CachedBlock& cb = in.blocks[static_cast<std::size_t>(b)];
     if (b >= in.size) in.size = b + 1;  // a delayed block: allocated at writeback
     // A whole 8 kB block: no read before the overwrite.
-    if (!cb.has(kCached) && !cache_.allocate(in, b)) co_await allocate_block(&task, in, b);
+    if (!cb.has(kCached) && !cache_.allocate(in, b)) {
+      if (handle) handle_stopped();
+      co_await allocate_block(&task, in, b);
+      if (handle) {
+        if (jbd_.locked) co_await wait_transaction_unlocked(&task);
+        handle_started();
+      }
+    }
     if (cb.has(kLocked)) co_await wait_on_block(&task, in, b, kLocked);
     if (config_.stable_pages && cb.has(kWriteback)) co_await wait_on_block(&task, in, b, kWriteback);
     if (!cb.has(kDirty)) {
