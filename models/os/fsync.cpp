@@ -38,7 +38,7 @@ sim::Task<> Kernel::journal_commit(OsTask& task) {
   if (committed_tid_ >= needed) co_return;
   committing_ = true;
   const std::uint64_t tid = running_tid_++;
-  BlockQueue& q = bdis_[0]->queue();
+  BlockDevice& q = bdis_[0]->queue();
   if (config_.journal_commit_bytes > 0) {
     // Descriptor + metadata blocks, then flush, then the commit block, then flush.
     const sim::Bytes sizes[2] = {config_.journal_commit_bytes, 4 * sim::kKiB};
@@ -54,10 +54,10 @@ sim::Task<> Kernel::journal_commit(OsTask& task) {
       co_await q.submit_bio(bio, nullptr);
       co_await journal_io_.done;
       journal_sectors_ += bytes / 512;
-      if (config_.barrier) co_await q.flush();
+      if (config_.barrier) co_await q.flush_cache();
     }
   } else if (config_.barrier) {
-    co_await q.flush();
+    co_await q.flush_cache();
   }
   ++journal_commits_;
   committed_tid_ = tid;
@@ -80,7 +80,7 @@ sim::Task<> Kernel::sync_inode(OsTask& task, Inode& in, bool datasync) {
     co_await journal_commit(task);
   } else if (config_.barrier) {
     const auto held = in_layer(&task, IoLayer::Device);
-    co_await bdis_[static_cast<std::size_t>(in.bdi)]->queue().flush();
+    co_await bdis_[static_cast<std::size_t>(in.bdi)]->queue().flush_cache();
   }
   ++fsyncs_;
   fsync_time_ += sim_.now() - start;
@@ -108,8 +108,8 @@ sim::Task<> Kernel::sync_file_range(OsTask& task, FileId file, std::int64_t bloc
 
 sim::Task<> Kernel::fadvise_dontneed(OsTask& task, FileId file, std::int64_t block, std::int64_t count) {
   Inode& in = inode(file);
-  BlockQueue& q = bdis_[static_cast<std::size_t>(in.bdi)]->queue();
-  if (!q.congested(false)) {
+  BlockDevice& q = bdis_[static_cast<std::size_t>(in.bdi)]->queue();
+  if (!q.write_congested()) {
     Plug plug;
     co_await write_pages(
         in, {.range_start = block, .range_end = block + count, .reason = WbReason::Fadvise, .pid = task.pid}, plug);
