@@ -6,12 +6,14 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <string>
 #include <memory>
 #include <vector>
 
 #include "fake_device.h"
 #include "models/disk/raid1.h"
 #include "models/os/block_queue.h"
+#include "models/os/kernel.h"
 #include "models/os/md_raid1.h"
 #include "sim/process.h"
 
@@ -254,4 +256,44 @@ TEST_CASE("md raid1d: a write completes when the slower member's clone does") {
   CHECK(a.recorder.done[0] == slow);
   CHECK(a.md->sectors_written() == 16);           // once per array write
   CHECK(a.md->stats().write_sectors == 16);       // iostat: the first member
+}
+
+TEST_CASE("md raid1d under the kernel: fsync writes through raid1d, flushes both members, counts sectors once") {
+  sim::Simulator sim;
+  OsConfig c = legacy_cfq(128, MdLayering::Raid1d);
+  const FakeDeviceConfig disk{.volatile_cache = true, .fixed = sim::kMillisecond};
+  std::vector<std::unique_ptr<disk::Device>> members;
+  members.push_back(std::make_unique<RecordingDevice>(sim, disk));
+  members.push_back(std::make_unique<RecordingDevice>(sim, disk));
+  RecordingDevice* disks[2] = {static_cast<RecordingDevice*>(members[0].get()),
+                               static_cast<RecordingDevice*>(members[1].get())};
+  disk::Raid1 array(sim, std::move(members));
+  Kernel kernel(sim, c, Memory{1 * sim::kGiB, 0}, array, nullptr, 1);
+  MdRaid1* md = kernel.md(Volume::Data);
+  REQUIRE(md != nullptr);
+  OsTask& backend = kernel.new_task("backend");
+  CHECK(md->raid1d_pid() == 1);  // the kernel's md0_raid1d task came first
+  CHECK(backend.pid == 2);
+  const FileId f = kernel.create("rel", Volume::Data, 0, 1000);
+  bool done = false;
+  sim.spawn([](Kernel& k, OsTask& t, FileId file, bool& d) -> sim::Process {
+    co_await k.write(t, file, 0, 100);
+    co_await k.fsync(t, file);
+    d = true;
+  }(kernel, backend, f, done));
+  sim.run_until(10 * sim::kSecond);
+  REQUIRE(done);
+  for (RecordingDevice* d : disks) {
+    // Every write, data and journal, came from raid1d; each member flushed its cache.
+    CHECK(std::all_of(d->seen.begin(), d->seen.end(), [&](const auto& s) { return s.pid == md->raid1d_pid(); }));
+    CHECK(std::count_if(d->fake.log.begin(), d->fake.log.end(),
+                        [](const disk::Command& cmd) { return cmd.op == disk::Op::Flush; }) >= 1);
+    std::vector<disk::SectorRange> unflushed;
+    d->fake.volatile_ranges(unflushed);
+    CHECK(unflushed.empty());
+  }
+  const std::int64_t journal = (c.journal_commit_bytes + 4096) / 512;
+  CHECK(md->sectors_written() == 100 * kSectorsPerBlock + journal);
+  std::string why;
+  CHECK_MESSAGE(kernel.check_accounting(&why), why);
 }
