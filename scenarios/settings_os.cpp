@@ -32,6 +32,8 @@ void describe_os(Schema<os::OsConfig>& s) {
       .integer("nr_requests", &OsConfig::nr_requests, 0, 100000)
       .bytes("read_ahead_kb", &OsConfig::read_ahead_kb, kKiB, 0)
       .bytes("max_sectors_kb", &OsConfig::max_sectors_kb, kKiB, 8 * kKiB, 32 * sim::kMiB)
+      .choice("md_layering", &OsConfig::md_layering, os::kMdLayeringNames)
+      .integer("md_max_queued_requests", &OsConfig::md_max_queued_requests, 0, 1000000)
       .duration("read_expire", &OsConfig::read_expire, kMillisecond, 1)
       .duration("write_expire", &OsConfig::write_expire, kMillisecond, 1)
       .integer("writes_starved", &OsConfig::writes_starved, 0, kIntMax)

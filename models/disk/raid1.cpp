@@ -2,7 +2,6 @@
 #include "models/disk/raid1.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <stdexcept>
 
 namespace ckptsim::disk {
@@ -11,7 +10,7 @@ Raid1::Raid1(sim::Simulator& sim, std::vector<std::unique_ptr<Device>> members)
     : sim_(sim),
       members_(std::move(members)),
       waiting_(members_.size()),
-      last_end_sector_(members_.size(), 0),
+      read_balance_(static_cast<int>(members_.size())),
       reads_sent_(members_.size(), 0) {
   if (members_.empty()) throw std::invalid_argument("raid1: no members");
   const DeviceInfo& first = members_.front()->info();
@@ -40,27 +39,12 @@ bool Raid1::can_accept(Op op) const {
   return outstanding_ < info_.queue_depth;
 }
 
-int Raid1::read_balance(const Command& read) const {
-  int best = 0;
-  std::int64_t best_distance = -1;
-  for (int m = 0; m < members(); ++m) {
-    const std::int64_t head = last_end_sector_[static_cast<std::size_t>(m)];
-    if (head == read.sector) return m;  // sequential: stay on this member
-    const std::int64_t distance = std::abs(head - read.sector);
-    if (best_distance < 0 || distance < best_distance) {
-      best = m;
-      best_distance = distance;
-    }
-  }
-  return best;
-}
-
 void Raid1::submit(Command& c) {
   if (!can_accept(c.op)) throw std::logic_error("raid1: command submitted while the queue cannot take it");
   c.device_start = sim_.now();
   ++outstanding_;
   if (c.op == Op::Flush && !info_.queued_flush) blocking_flush_ = true;
-  const int first = c.op == Op::Read ? read_balance(c) : 0;
+  const int first = c.op == Op::Read ? read_balance_.choose(c.sector) : 0;
   const int last = c.op == Op::Read ? first + 1 : members();
   c.device_tag = static_cast<std::uint64_t>(last - first);  // clones still to complete
   for (int m = first; m < last; ++m) {
@@ -72,7 +56,7 @@ void Raid1::submit(Command& c) {
     clone.sector = c.sector;
     clone.bytes = c.bytes;
     clone.fua = c.fua;
-    if (c.op != Op::Flush) last_end_sector_[static_cast<std::size_t>(m)] = c.end_sector();
+    if (c.op != Op::Flush) read_balance_.sent(m, c.end_sector());
     if (c.op == Op::Read) ++reads_sent_[static_cast<std::size_t>(m)];
     auto& queue = waiting_[static_cast<std::size_t>(m)];
     if (queue.empty() && members_[static_cast<std::size_t>(m)]->can_accept(c.op)) {

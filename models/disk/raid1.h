@@ -5,20 +5,23 @@
 //
 // Writes are cloned to every member and complete when the slowest clone
 // does, so write throughput is that of one member. A FLUSH goes to every
-// member and completes when all have. Reads go to one member, chosen as 3.2's
-// read_balance does: the member whose last request ended exactly where this
-// read starts (a sequential stream sticks to its member), else the one whose
-// last request ended nearest to it, lowest index on ties. That position is
-// md's bookkeeping, not the true head position.
+// member and completes when all have. Reads go to one member, chosen by
+// read_balance.h (3.2's read_balance).
 //
 // A clone that its member cannot take yet waits in a per-member FIFO and is
 // sent when that member completes something. Clones come from a pool sized
 // at construction (queue depth x members): no allocation per command.
 //
-// Left out: the members' own block-layer queues and schedulers (the array
-// sits directly on the member devices here), the write-intent bitmap,
-// resync, degraded mode, the least-busy preference of later kernels, and
-// md's own accounting (iostat on md shows no await on 3.2).
+// This is the array as one device under ONE block queue (os.md_layering
+// "device"). Linux 3.x layers md differently: md has no elevator, raid1d
+// submits the write clones into each member's own queue; that layering is
+// os::MdRaid1 (models/os/md_raid1.h, os.md_layering "raid1d"), which uses the
+// members of this object and keeps this object only for power-loss
+// accounting (volatile_ranges).
+// Left out here: the members' own block-layer queues and schedulers (the
+// array sits directly on the member devices), raid1d and its pending list,
+// the write-intent bitmap, resync, degraded mode, the least-busy preference
+// of later kernels, and md's own accounting (iostat on md shows no await on 3.2).
 #pragma once
 
 #include <cstdint>
@@ -27,6 +30,7 @@
 
 #include "models/disk/completion_queue.h"
 #include "models/disk/device.h"
+#include "models/disk/read_balance.h"
 #include "sim/simulator.h"
 
 namespace ckptsim::disk {
@@ -59,7 +63,6 @@ class Raid1 final : public Device, private CommandOwner {
     int member = 0;
   };
 
-  int read_balance(const Command& read) const;
   void send(Clone& clone);
   void dispatch_waiting(int member);
   void command_completed(Command& clone) override;
@@ -72,7 +75,7 @@ class Raid1 final : public Device, private CommandOwner {
   std::vector<Clone> clones_;
   std::vector<Clone*> free_clones_;
   std::vector<CommandList> waiting_;            // per member: clones it could not take yet
-  std::vector<std::int64_t> last_end_sector_;   // per member: where md thinks its head is
+  ReadBalance read_balance_;
   std::vector<std::int64_t> reads_sent_;
   int outstanding_ = 0;
   bool blocking_flush_ = false;

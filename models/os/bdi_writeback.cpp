@@ -14,7 +14,7 @@ constexpr sim::Duration kBandwidthWindow = 3 * sim::kSecond;
 }  // namespace
 
 BdiWriteback::BdiWriteback(sim::Simulator& sim, const OsConfig& config, const PageCache& cache, WritebackHost& host,
-                           std::unique_ptr<BlockQueue> queue, double write_bw, double dirty_limit_pages)
+                           std::unique_ptr<BlockDevice> queue, double write_bw, double dirty_limit_pages)
     : dirty_limit(dirty_limit_pages),
       sim_(sim),
       config_(config),

@@ -25,6 +25,7 @@
 #include <deque>
 #include <memory>
 
+#include "models/os/block_device.h"
 #include "models/os/block_queue.h"
 #include "models/os/os_config.h"
 #include "models/os/page_cache.h"
@@ -63,7 +64,7 @@ class WritebackHost {
 class BdiWriteback {
  public:
   BdiWriteback(sim::Simulator& sim, const OsConfig& config, const PageCache& cache, WritebackHost& host,
-               std::unique_ptr<BlockQueue> queue, double write_bw, double dirty_limit);
+               std::unique_ptr<BlockDevice> queue, double write_bw, double dirty_limit);
   ~BdiWriteback();
   BdiWriteback(const BdiWriteback&) = delete;
   BdiWriteback& operator=(const BdiWriteback&) = delete;
@@ -71,8 +72,9 @@ class BdiWriteback {
   // bdi_writeback_thread; the kernel spawns it once.
   sim::Process flusher();
 
-  BlockQueue& queue() noexcept { return *queue_; }
-  const BlockQueue& queue() const noexcept { return *queue_; }
+  // The volume's block device: a request queue, or md over its members' queues.
+  BlockDevice& queue() noexcept { return *queue_; }
+  const BlockDevice& queue() const noexcept { return *queue_; }
 
   // __mark_inode_dirty's list part: the first dirty page puts the inode on b_dirty.
   void inode_dirtied(Inode& inode);
@@ -119,7 +121,7 @@ class BdiWriteback {
   const OsConfig& config_;
   const PageCache& cache_;
   WritebackHost& host_;
-  std::unique_ptr<BlockQueue> queue_;
+  std::unique_ptr<BlockDevice> queue_;
   InodeList b_dirty_, b_io_, b_more_io_;  // oldest at the front
   std::deque<WbWork> work_list_;
   bool background_wanted_ = false;

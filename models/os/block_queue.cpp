@@ -250,12 +250,17 @@ void BlockQueue::unplug(Plug& plug) {
   if (plug.requests.empty()) return;
   // blk_flush_plug_list: sorted by sector, each tried for a merge with the queue.
   plug.requests.sort([](const Request& a, const Request& b) { return a.sector < b.sector; });
-  while (!plug.requests.empty()) {
-    Request& rq = plug.requests.front();
-    plug.requests.pop_front();
+  for (auto it = plug.requests.begin(); it != plug.requests.end();) {
+    Request& rq = *it;
+    if (rq.owner != this) {
+      ++it;
+      continue;
+    }
+    it = plug.requests.erase(it);
+    --plug.count;
     insert(rq);
   }
-  plug.count = 0;
+  if (plug.requests.empty()) plug.count = 0;
   run_queue();
 }
 

@@ -37,6 +37,7 @@
 
 #include "models/disk/device.h"
 #include "models/os/bio.h"
+#include "models/os/block_device.h"
 #include "models/os/diskstats.h"
 #include "models/os/elevator.h"
 #include "models/os/io_layer.h"
@@ -50,14 +51,17 @@ namespace ckptsim::os {
 
 inline constexpr int kMaxPlugged = 16;  // BLK_MAX_REQUEST_COUNT
 
-// A task's plug list (struct blk_plug), owned by the plugged section.
+// A task's plug list (struct blk_plug), owned by the plugged section. Its
+// requests may belong to several queues (md's reads go to the members);
+// each queue's unplug takes its own.
 struct Plug {
   RequestList requests;
   int count = 0;
+  bool md_plugged = false;  // md's plug callback is on it (mddev_check_plugged)
   ~Plug() { requests.clear(); }  // a plug is always flushed before it ends
 };
 
-class BlockQueue final : public disk::CommandOwner, public ElevatorHost {
+class BlockQueue final : public BlockDevice, public disk::CommandOwner, public ElevatorHost {
  public:
   // `scheduler`: an elevator, or Default for the block layer's default for this device.
   BlockQueue(sim::Simulator& sim, const OsConfig& config, disk::Device& device, Scheduler scheduler,
@@ -67,11 +71,11 @@ class BlockQueue final : public disk::CommandOwner, public ElevatorHost {
   BlockQueue& operator=(const BlockQueue&) = delete;
 
   const std::string& name() const { return name_; }
-  const disk::Device& device() const { return device_; }
-  const char* scheduler() const { return elevator_->name(); }
+  const disk::Device& device() const override { return device_; }
+  const char* scheduler() const override { return elevator_->name(); }
   const disk::DeviceInfo& device_info() const { return device_.info(); }
-  int nr_requests() const { return nr_requests_; }
-  std::int64_t max_sectors() const { return max_sectors_; }
+  int nr_requests() const override { return nr_requests_; }
+  std::int64_t max_sectors() const override { return max_sectors_; }
 
   // submit_bio: merges the bio into a plugged or queued request, or starts a
   // request for it. False when its pool is full (or others wait for it):
@@ -102,10 +106,10 @@ class BlockQueue final : public disk::CommandOwner, public ElevatorHost {
   // submit_bio as a task: try_submit, or flush the plug (the task is about to
   // sleep) and wait for a request of the bio's class, in the submitter's
   // request_slot layer (`layers`: its clock, if anyone keeps one).
-  sim::Task<> submit_bio(Bio& bio, Plug* plug, sim::StateClock<IoLayer>* layers = nullptr);
+  sim::Task<> submit_bio(Bio& bio, Plug* plug, sim::StateClock<IoLayer>* layers = nullptr) override;
 
-  // blk_finish_plug / flush on sleep: the plugged requests enter the elevator.
-  void unplug(Plug& plug);
+  // blk_finish_plug / flush on sleep: this queue's plugged requests enter the elevator.
+  void unplug(Plug& plug) override;
 
   struct FlushNode : sim::Waiter {
     std::uint64_t needed = 0;  // the flush generation that covers this caller
@@ -125,15 +129,18 @@ class BlockQueue final : public disk::CommandOwner, public ElevatorHost {
   // blkdev_issue_flush: returns once a device cache flush issued after this
   // call has completed (at once without a volatile cache).
   FlushAwaiter flush() noexcept { return FlushAwaiter(*this); }
+  sim::Task<> flush_cache() override { co_await flush(); }
 
   // Requests allocated and not completed, per class (legacy pools; blk-mq counts all as one).
   int allocated(bool sync) const { return allocated_[pool_of(sync)]; }
   // The class's pool is at least 7/8 full (blk_queue_congestion_threshold).
   bool congested(bool sync) const;
+  bool write_congested() const override { return congested(false); }
   int waiting_for_requests(bool sync) const;
 
   // /proc/diskstats as of now.
-  DiskStats stats() const;
+  DiskStats stats() const override;
+  std::int64_t sectors_written() const override { return stats_.write_sectors; }
 
   // ElevatorHost
   sim::Simulator& simulator() override { return sim_; }

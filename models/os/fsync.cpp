@@ -61,8 +61,8 @@ sim::Task<> Kernel::sync_file_range(OsTask& task, FileId file, std::int64_t bloc
 
 sim::Task<> Kernel::fadvise_dontneed(OsTask& task, FileId file, std::int64_t block, std::int64_t count) {
   Inode& in = inode(file);
-  BlockQueue& q = bdis_[static_cast<std::size_t>(in.bdi)]->queue();
-  if (!q.congested(false)) {
+  BlockDevice& q = bdis_[static_cast<std::size_t>(in.bdi)]->queue();
+  if (!q.write_congested()) {
     Plug plug;
     co_await write_pages(
         in, {.range_start = block, .range_end = block + count, .reason = WbReason::Fadvise, .pid = task.pid}, plug);

@@ -81,7 +81,7 @@ sim::Task<> Kernel::commit_transaction() {
   jbd_.locked_wait.notify_all();
 
   // T_FLUSH: ordered data.
-  BlockQueue& q = bdis_[0]->queue();
+  BlockDevice& q = bdis_[0]->queue();
   for (const FileId file : ordered) {
     Inode& in = inode(file);
     Plug plug;
@@ -113,10 +113,10 @@ sim::Task<> Kernel::commit_transaction() {
       co_await q.submit_bio(bio, nullptr, &task.io_layers);
       co_await journal_io_.done;
       journal_sectors_ += bytes / 512;
-      if (config_.barrier) co_await q.flush();
+      if (config_.barrier) co_await q.flush_cache();
     }
   } else if (config_.barrier) {
-    co_await q.flush();
+    co_await q.flush_cache();
   }
   ++journal_commits_;
   jbd_.commit_sequence = tid;
@@ -135,7 +135,7 @@ sim::Task<> Kernel::commit_for_sync(OsTask& task, Inode& in, bool datasync) {
   }
   if (config_.barrier) {
     const auto held = in_layer(&task, IoLayer::Device);
-    co_await bdis_[static_cast<std::size_t>(in.bdi)]->queue().flush();
+    co_await bdis_[static_cast<std::size_t>(in.bdi)]->queue().flush_cache();
   }
 }
 

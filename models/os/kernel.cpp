@@ -37,17 +37,16 @@ Kernel::Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory
   const auto initial_limit = static_cast<double>(dirty_limits().thresh);
   WritebackHost& host = *this;
   bdis_.push_back(std::make_unique<BdiWriteback>(
-      sim, config_, cache_, host, std::make_unique<BlockQueue>(sim, config_, data_device, config_.scheduler, "data"),
-      initial_bw, initial_limit));
+      sim, config_, cache_, host, make_block_device(data_device, config_.scheduler, "data"), initial_bw, initial_limit));
   if (wal_device != nullptr && wal_device != &data_device) {
     const Scheduler wal_scheduler =
         config.wal_scheduler == Scheduler::Default ? config.scheduler : config.wal_scheduler;
     bdis_.push_back(std::make_unique<BdiWriteback>(
-        sim, config_, cache_, host, std::make_unique<BlockQueue>(sim, config_, *wal_device, wal_scheduler, "wal"),
-        initial_bw, initial_limit));
+        sim, config_, cache_, host, make_block_device(*wal_device, wal_scheduler, "wal"), initial_bw, initial_limit));
   }
   next_extent_[0] = kJournalSectors;
   for (auto& bdi : bdis_) sim_.spawn(bdi->flusher());
+  for (MdRaid1* md : mds_) sim_.spawn(md->raid1d());
   if (config_.journal_commit_bytes > 0) {
     journal_task_ = &new_task("jbd2/sda1-8");
     sim_.spawn(kjournald2());
@@ -60,6 +59,17 @@ Kernel::Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory
 Kernel::~Kernel() {
   bdis_.clear();  // their inode lists first: the page cache owns the inodes
   free_bios_.clear();
+}
+
+std::unique_ptr<BlockDevice> Kernel::make_block_device(disk::Device& device, Scheduler scheduler, std::string name) {
+  auto* array = dynamic_cast<disk::Raid1*>(&device);
+  if (array == nullptr || config_.md_layering != MdLayering::Raid1d) {
+    return std::make_unique<BlockQueue>(sim_, config_, device, scheduler, std::move(name));
+  }
+  OsTask& raid1d = new_task("md" + std::to_string(mds_.size()) + "_raid1d");
+  auto md = std::make_unique<MdRaid1>(sim_, config_, *array, scheduler, raid1d);
+  mds_.push_back(md.get());
+  return md;
 }
 
 OsTask& Kernel::new_task(std::string name) {
@@ -235,7 +245,7 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
   }
   if (miss >= 0) {
     const std::int64_t window_end = std::min(in.size, std::max(end, block + in.ra_window));
-    BlockQueue& q = bdis_[static_cast<std::size_t>(in.bdi)]->queue();
+    BlockDevice& q = bdis_[static_cast<std::size_t>(in.bdi)]->queue();
     Plug plug;
     Bio* bio = nullptr;
     for (std::int64_t b = miss; b < window_end; ++b) {

@@ -35,6 +35,7 @@
 #include "models/os/dirty_throttle.h"
 #include "models/os/file_system.h"
 #include "models/os/jbd2.h"
+#include "models/os/md_raid1.h"
 #include "models/os/kernel_report.h"
 #include "models/os/os_config.h"
 #include "models/os/page_cache.h"
@@ -53,7 +54,7 @@ struct Memory {
 
 // Whether block `b` of the bio's file continues `bio` within the queue's
 // request size limit (bio_add_page), so it rides in the same bio.
-inline bool extends(const Bio* bio, std::int64_t b, const BlockQueue& q) {
+inline bool extends(const Bio* bio, std::int64_t b, const BlockDevice& q) {
   return bio != nullptr && bio->first_block + bio->bytes / kBlockBytes == b &&
          bio->bytes / 512 + kSectorsPerBlock <= q.max_sectors();
 }
@@ -104,8 +105,10 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
   std::int64_t peak_dirty_pages() const { return peak_dirty_ * kPagesPerBlock; }  // Dirty + Writeback
   std::int64_t throttle_pauses() const { return throttle_->pauses(); }
   sim::Duration throttle_max_pause() const { return throttle_->max_pause(); }
-  BlockQueue& queue(Volume volume) { return bdis_[bdi_of(volume)]->queue(); }
-  const BlockQueue& queue(Volume volume) const { return bdis_[bdi_of(volume)]->queue(); }
+  BlockDevice& queue(Volume volume) { return bdis_[bdi_of(volume)]->queue(); }
+  const BlockDevice& queue(Volume volume) const { return bdis_[bdi_of(volume)]->queue(); }
+  // The volume's md array when it is layered as Linux 3.x does (os.md_layering "raid1d"), else null.
+  MdRaid1* md(Volume volume) { return dynamic_cast<MdRaid1*>(&queue(volume)); }
   bool wal_has_own_device() const { return bdis_.size() > 1; }
   double write_bandwidth_mb_s(Volume volume) const;
 
@@ -117,6 +120,8 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
     sim::Event done;
   };
 
+  // A request queue over `device`, or md with per-member queues and a raid1d task.
+  std::unique_ptr<BlockDevice> make_block_device(disk::Device& device, Scheduler scheduler, std::string name);
   int bdi_of(Volume volume) const { return volume == Volume::Wal && bdis_.size() > 1 ? 1 : 0; }
   Inode& inode(FileId file) { return cache_.inode(file); }
   DirtierState& state(const OsTask& task) { return task_states_[static_cast<std::size_t>(task.pid)]; }
@@ -169,9 +174,10 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
   const OsConfig config_;  // a copy: callers may pass a temporary
   Memory memory_;
   PageCache cache_;
-  std::vector<std::unique_ptr<BdiWriteback>> bdis_;  // data device, then the WAL device if it has one
   std::deque<OsTask> tasks_;
   std::vector<DirtierState> task_states_;
+  std::vector<std::unique_ptr<BdiWriteback>> bdis_;  // data device, then the WAL device if it has one
+  std::vector<MdRaid1*> mds_;                         // md arrays among them
   std::unique_ptr<DirtyThrottle> throttle_;  // balance_dirty_pages of this kernel generation
   std::array<sim::Bytes, 2> next_extent_ = {0, 0};  // per volume, in sectors
 

@@ -82,7 +82,7 @@ KernelReport Kernel::report() const {
   r.journal_locked_seconds = sim::to_seconds(jbd_.locked_time);
   r.journal_locked_max_ms = ms(jbd_.locked_max);
   for (std::size_t i = 0; i < bdis_.size(); ++i) {
-    const BlockQueue& q = bdis_[i]->queue();
+    const BlockDevice& q = bdis_[i]->queue();
     const DiskStats s = q.stats();
     KernelReport::Device d;
     d.name = i == 0 ? "data" : "wal";
@@ -127,7 +127,7 @@ bool Kernel::check_accounting(std::string* why) const {
   }
   // And the devices wrote exactly those blocks, plus the journal.
   std::int64_t sectors = 0;
-  for (const auto& bdi : bdis_) sectors += bdi->queue().stats().write_sectors;
+  for (const auto& bdi : bdis_) sectors += bdi->queue().sectors_written();
   if (sectors != wb_done_ * kSectorsPerBlock + journal_sectors_) {
     if (why) {
       *why = fmt::format("devices wrote {} sectors, page cache completed {} blocks ({} sectors) + journal {} sectors",

@@ -47,6 +47,14 @@ inline constexpr sim::EnumNames<Scheduler, 6> kSchedulerNames{{{"", Scheduler::D
                                                                 {"none", Scheduler::None},
                                                                 {"mq-deadline", Scheduler::MqDeadline}}};
 
+// How an md RAID1 data device is layered: "raid1d" (Linux 3.x: md without an
+// elevator, write clones queued for the raid1d thread, one block queue per
+// member; models/os/md_raid1.h) or "device" (the array seen as one device
+// under one block queue).
+enum class MdLayering : std::uint8_t { Device, Raid1d };
+inline constexpr sim::EnumNames<MdLayering, 2> kMdLayeringNames{
+    {{"device", MdLayering::Device}, {"raid1d", MdLayering::Raid1d}}};
+
 struct OsConfig {
   std::string kernel = "linux-modern";
   std::int64_t dirty_background_ratio = 10;     // vm.dirty_background_ratio, percent
@@ -80,6 +88,11 @@ struct OsConfig {
   std::int64_t nr_requests = 0;        // 0 = the kernel's default (legacy 128; blk-mq 2 x min(depth, 128), none: depth)
   sim::Bytes read_ahead_kb = 128 * sim::kKiB;
   sim::Bytes max_sectors_kb = 512 * sim::kKiB;
+  // md RAID1 (drivers/md/raid1.c)
+  MdLayering md_layering = MdLayering::Device;
+  // raid1's max_queued_requests module parameter: write clones pending for
+  // raid1d before writers sleep (3.1+: 1024); 0 = no limit (3.0).
+  std::int64_t md_max_queued_requests = 1024;
   // deadline / mq-deadline (/sys/block/*/queue/iosched/)
   sim::Duration read_expire = 500 * sim::kMillisecond;
   sim::Duration write_expire = 5000 * sim::kMillisecond;

@@ -21,7 +21,7 @@
 namespace ckptsim::os {
 
 sim::Task<std::int64_t> Kernel::write_pages(Inode& in, const WritebackControl& wbc, Plug& plug) {
-  BlockQueue& q = bdis_[static_cast<std::size_t>(in.bdi)]->queue();
+  BlockDevice& q = bdis_[static_cast<std::size_t>(in.bdi)]->queue();
   const SyncMode mode = wbc.sync_mode;
   const bool cyclic = wbc.range_cyclic;
   const WbReason reason = wbc.reason;
