@@ -22,9 +22,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kTopLevelKeys{"hardware", "os",   "postgres", "pgbench", "init",
-                                             "warmup",   "grid", "seed",     "preset",  "description"};
-const std::vector<std::string> kFragmentKeys{"hardware", "os", "postgres", "pgbench", "init", "warmup", "description"};
+const std::vector<std::string> kTopLevelKeys{"hardware", "device", "os",   "postgres", "pgbench", "init",
+                                             "warmup",   "grid",   "seed", "preset",   "description"};
+const std::vector<std::string> kFragmentKeys{"hardware", "device", "os",     "postgres",
+                                             "pgbench",  "init",   "warmup", "description"};
 
 std::string joined(const std::vector<std::string>& words, const std::string& separator) {
   std::string out;

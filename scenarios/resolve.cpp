@@ -239,6 +239,8 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
   schemas.hardware.parse(layers.section("hardware"), layers.origins("hardware"), s.hardware, errors);
   if (errors.size() == before_hardware) {
     s.device = read_device(s.hardware.device, schemas, presets, errors);
+    // The scenario's own device values (a drive calibrated without a preset file of its own).
+    schemas.device.parse(layers.section("device"), layers.origins("device"), s.device, errors);
     s.wal_device = s.hardware.wal_device.empty() ? s.device
                                                  : read_device(s.hardware.wal_device, schemas, presets, errors);
   }

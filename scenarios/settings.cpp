@@ -41,6 +41,7 @@ Schemas make_schemas() {
 }
 std::vector<std::string> Schemas::names(const std::string& section) const {
   if (section == "hardware") return hardware.names();
+  if (section == "device") return device.names();
   if (section == "os") return os.names();
   if (section == "postgres") return postgres.names();
   if (section == "pgbench") return pgbench.names();

@@ -14,12 +14,13 @@
 
 namespace ckptsim::scenarios {
 
-// The six setting sections of a scenario, in file order.
-inline const std::vector<std::string> kSections{"hardware", "os", "postgres", "pgbench", "init", "warmup"};
+// The setting sections of a scenario, in file order. "device" holds the
+// scenario's own values over the data device's preset (hardware.device).
+inline const std::vector<std::string> kSections{"hardware", "device", "os", "postgres", "pgbench", "init", "warmup"};
 
 struct Schemas {
   Schema<HardwareConfig> hardware;
-  Schema<disk::DeviceConfig> device;  // read from presets/device/<name>.json only
+  Schema<disk::DeviceConfig> device;  // presets/device/<name>.json, then the "device" section
   Schema<os::OsConfig> os;
   Schema<postgres::PostgresConfig> postgres;
   Schema<pgbench::PgbenchConfig> pgbench;

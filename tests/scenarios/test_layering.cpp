@@ -59,6 +59,25 @@ TEST_CASE("a device preset fills the data and WAL devices") {
   CHECK(!only(shared).wal_device.description.empty());
 }
 
+TEST_CASE("the device section sets the data device's values over its preset, and a grid can vary them") {
+  const Plan plan = load({{"hardware", {{"device", "raid1-hdd-7200"}}},
+                          {"device", {{"write_cache_extents", 16}, {"write_cache_size", "2MB"}}}});
+  CHECK(only(plan).device.name == "raid1-hdd-7200");
+  CHECK(only(plan).device.write_cache_extents == 16);
+  CHECK(only(plan).device.write_cache_size == 2 * sim::kMiB);
+  CHECK(only(plan).device.rpm == 7200);                        // the rest is the preset's
+  CHECK(only(plan).wal_device.write_cache_extents == 16);      // the WAL shares that device
+  CHECK(only(plan).resolved["devices"]["data"]["write_cache_extents"] == 16);
+  const Plan grid = load({{"grid", {{"device.write_cache_extents", {16, 100}}}}});
+  REQUIRE(grid.points.size() == 2);
+  CHECK(grid.points[0].scenario.device.write_cache_extents == 16);
+  CHECK(grid.points[1].scenario.device.write_cache_extents == 100);
+  CHECK(errors_of({{"device", {{"write_cache_extents", 0}}}}) ==
+        std::vector<std::string>{"/device/write_cache_extents: 0 is out of range (1..65536)"});
+  CHECK(errors_of({{"device", {{"rppm", 7200}}}}) ==
+        std::vector<std::string>{"/device/rppm: unknown setting; did you mean rpm?"});
+}
+
 TEST_CASE("the preset list is merged in order, under the scenario file") {
   ScratchDir dir("preset-list");
   dir.write("fast-disk.json", R"({"description": "x", "hardware": {"device": "nvme", "cpus": 4}})");
@@ -131,7 +150,7 @@ TEST_CASE("errors name the layer a bad value came from") {
   ScratchDir dir("bad-fragment");
   dir.write("bad.json", R"({"os": {"vm.dirty_ratio": 101}, "grid": {}})");
   CHECK(errors_of({{"preset", {"bad.json"}}}, {}, dir.path()) ==
-        std::vector<std::string>{"bad.json: /grid: unknown section (expected hardware, os, postgres, pgbench, "
+        std::vector<std::string>{"bad.json: /grid: unknown section (expected hardware, device, os, postgres, pgbench, "
                                  "init, warmup, description)",
                                  "bad.json: /os/vm.dirty_ratio: 101 is out of range (0..100)"});
 }
