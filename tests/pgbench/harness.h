@@ -27,6 +27,18 @@ inline disk::DeviceConfig fast_ssd() {
   return d;
 }
 
+// The built-in select-only script, -M prepared, 10 s: the lightest load.
+inline pgbench::PgbenchConfig select_only(std::int64_t clients, std::int64_t threads) {
+  pgbench::PgbenchConfig c;
+  c.builtin = pgbench::Builtin::SelectOnly;
+  c.scale = 1;
+  c.clients = clients;
+  c.threads = threads;
+  c.protocol = pgbench::Protocol::Prepared;
+  c.duration = 10 * sim::kSecond;
+  return c;
+}
+
 // With `init`, the host starts as after pgbench -i (pgbench::start_state); without, its page cache is empty.
 struct Machine {
   using DeviceFactory = std::function<std::unique_ptr<disk::Device>(sim::Simulator&)>;

@@ -44,13 +44,9 @@ Machine::DeviceFactory disk_stalling_writes() {
 // touches the device, so only the -P file can stop it.
 Machine stalled_host() { return Machine(disk_stalling_writes(), stable_pages_eager_writeback(), InitConfig{.pg_prewarm = true}); }
 
-PgbenchConfig select_only(bool progress_file) {
-  PgbenchConfig c;
-  c.builtin = Builtin::SelectOnly;
-  c.scale = 1;
-  c.clients = 2;
-  c.threads = 1;
-  c.protocol = Protocol::Prepared;
+// Two clients on one thread for 20 s.
+PgbenchConfig two_clients(bool progress_file) {
+  PgbenchConfig c = testing::select_only(2, 1);
   c.duration = 20 * sim::kSecond;
   c.progress_file = progress_file;
   return c;
@@ -105,7 +101,7 @@ std::int64_t bytes_of(const std::vector<PrintedLine>& lines) {
 TEST_CASE("a -P write that the kernel holds stops its thread's clients and drops the lines of the intervals it spans") {
   Machine m = stalled_host();
   const sim::Time start = m.sim.now();
-  const Observed o = run(m, select_only(true));
+  const Observed o = run(m, two_clients(true));
 
   // Lines every second up to 7.0 s; that write returns at 12.5 s; the loop then
   // finds next_report (8.0 s) passed and prints at once, for 7.0-12.5 s; 8 to 12 get none.
@@ -141,7 +137,7 @@ TEST_CASE("a -P write that the kernel holds stops its thread's clients and drops
 
 TEST_CASE("without progress_file the same stall does not touch pgbench: no file, no line from the model, clients run") {
   Machine m = stalled_host();
-  const Observed o = run(m, select_only(false));
+  const Observed o = run(m, two_clients(false));
   CHECK(o.lines.empty());
   CHECK(o.file_bytes == -1);  // no file was created
   const auto at = [&](int tenths) { return o.transactions[static_cast<std::size_t>(tenths - 1)]; };
@@ -152,7 +148,7 @@ TEST_CASE("without progress_file the same stall does not touch pgbench: no file,
 TEST_CASE("the -P file grows by each printed line's bytes, block by block") {
   // 10 ms intervals for 3 s on a fast SSD, nothing held: 300 lines of ~55 bytes, 3 blocks.
   Machine m(8, 1, {}, 4 * sim::kGiB, InitConfig{.pg_prewarm = true});
-  PgbenchConfig c = select_only(true);
+  PgbenchConfig c = two_clients(true);
   c.duration = 3 * sim::kSecond;
   c.progress = 10 * sim::kMillisecond;
   const Observed o = run(m, c);
