@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
 #include "analysis/csv.h"
@@ -50,8 +51,15 @@ bool run_to_end(sim::Simulator& sim, pgbench::Pgbench& bench, const pgbench::Pgb
   return true;
 }
 
-// progress.csv: pgbench's -P figures per interval; the -P line itself goes
-// where pgbench writes it, stderr (for a single run), and to pgbench.log.
+// A -P line goes where pgbench writes it, stderr (for a single run), and to pgbench.log.
+void emit_progress_line(std::string_view line, const RunOptions& options, std::string& pgbench_log) {
+  pgbench_log += line;
+  if (options.print_progress) std::cerr << line;
+}
+
+// progress.csv: pgbench's -P figures per interval, the simulator's own clock.
+// The -P line of each interval comes from here too, unless pgbench.progress_file
+// has thread 0 print them itself, late or not at all when it was stuck (pgbench.h).
 void add_progress_columns(sim::Table& progress, pgbench::TransactionStats& stats, std::vector<double>& tps_series,
                           const pgbench::PgbenchConfig& load, int major, sim::Time origin,
                           const RunOptions& options, std::string& pgbench_log) {
@@ -75,10 +83,11 @@ void add_progress_columns(sim::Table& progress, pgbench::TransactionStats& stats
                         cells[8] = h.percentile_ms(99);
                         cells[9] = h.max_ms();
                         stats.clear_interval_histogram();
-                        const std::string line =
-                            pgbench::progress_line(major, sim::to_seconds(iv.end - origin), tps, s, load) + '\n';
-                        pgbench_log += line;
-                        if (options.print_progress) std::cerr << line;
+                        if (!load.progress_file) {
+                          emit_progress_line(
+                              pgbench::progress_line(major, sim::to_seconds(iv.end - origin), tps, s, load) + '\n',
+                              options, pgbench_log);
+                        }
                         if (options.fraction && !by_count)
                           options.fraction->store(sim::to_seconds(iv.end - origin) / sim::to_seconds(load.duration));
                       });
@@ -171,6 +180,9 @@ struct Recorders {
     sim::Table& progress = sampler.table("progress");
     add_progress_columns(progress, bench.stats(), tps_series, sc.pgbench, pgbench::major_version(sc.postgres.version),
                          origin, options, pgbench_log);
+    bench.on_progress_line([this, &options](std::string_view line) {
+      emit_progress_line(line, options, pgbench_log);
+    });
     add_timestamp_column(progress);
     return progress;
   }

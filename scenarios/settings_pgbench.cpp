@@ -24,6 +24,8 @@ void describe_pgbench(Schema<pgbench::PgbenchConfig>& s, bool with_scale) {
       .duration("progress", &PgbenchConfig::progress, kSecond, kMillisecond, kHour)
       .choice("protocol", &PgbenchConfig::protocol, pgbench::kProtocolNames)
       .duration("aggregate_interval", &PgbenchConfig::aggregate_interval, kSecond, 0, kHour)
+      // Where -P's stderr goes (not a pgbench option: the shell's `2> pgbench.log` on the data volume).
+      .boolean("progress_file", &PgbenchConfig::progress_file)
       // CPU per statement (not pgbench options: the model's costs, see pgbench_config.h).
       .duration("cpu_select", &PgbenchConfig::cpu_select, kMicrosecond, 0, kSecond)
       .duration("cpu_update", &PgbenchConfig::cpu_update, kMicrosecond, 0, kSecond)

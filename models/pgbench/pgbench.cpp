@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "models/pgbench/report.h"
 #include "models/pgbench/scripts.h"
 
 namespace ckptsim::pgbench {
@@ -17,6 +18,9 @@ constexpr int kNonHotUpdateRecord = 176;  // old page's part + the new version's
 constexpr int kNewVersionPart = 110;      // the new tuple, logged with the new version's page
 constexpr int kBtreeInsertRecord = 64;
 constexpr int kHistoryInsertRecord = 80;
+// Room for the -P file: no -P line reaches this many bytes; a -t run's length is unknown.
+constexpr std::int64_t kProgressLineRoom = 256;
+constexpr std::int64_t kProgressFileRoomByCount = 1LL << 30;
 }  // namespace
 
 struct Pgbench::Thread {
@@ -26,6 +30,7 @@ struct Pgbench::Thread {
   sim::Resource loop;    // the thread's event loop: one client's work at a time
   sim::Random rng;       // the throttling schedule
   sim::Time trigger = 0; // -R: the next scheduled start on this thread
+  bool in_write = false;  // inside write(2) of a -P line: out of its loop
 };
 
 struct Pgbench::Client {
@@ -52,6 +57,13 @@ Pgbench::Pgbench(sim::Simulator& sim, sim::Resource& cpus, postgres::Server& ser
     clients_.push_back(std::make_unique<Client>(static_cast<int>(c), thread, server_.connect(), seed,
                                                 fmt::format("pgbench/{}/client{}", name, c)));
   }
+  if (config_.progress_file) {
+    const std::int64_t room = config_.transactions > 0
+                                  ? kProgressFileRoomByCount
+                                  : (config_.duration / config_.progress + 2) * kProgressLineRoom;
+    progress_file_ = server_.create_host_file(name == "run" ? "pgbench.log" : fmt::format("pgbench-{}.log", name),
+                                              fmt::format("pgbench ({})", name), room);
+  }
 }
 
 Pgbench::~Pgbench() = default;
@@ -68,6 +80,7 @@ void Pgbench::start(sim::Time end) {
     ++clients_running_;
     sim_.spawn(client_main(*client, end));
   }
+  if (progress_file_) sim_.spawn(report_progress(*threads_.front(), end));
 }
 
 sim::Duration Pgbench::statement_cpu(Statement statement) const {
@@ -182,6 +195,8 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
     }
     if (!script_writes(config_.builtin)) be.end_read_only();
 
+    // The thread reads the result in its loop, not while it is inside write(2).
+    if (c.thread.in_write) co_await c.thread.loop.use(0);
     const sim::Duration latency = sim_.now() - scheduled;
     stats_.record(latency, begin - scheduled, config_.latency_limit > 0 && latency > config_.latency_limit,
                   c.thread.index);
@@ -193,6 +208,38 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
   if (--clients_running_ == 0) {
     finished_at_ = sim_.now();
     if (stop_when_finished_) sim_.stop();
+  }
+}
+
+// threadRun's progress report, made by thread 0 for all threads (9.6's
+// pgbench.c; printProgressReport from 12 on, the same figures): `now` is read
+// when the loop gets to it, the line covers the time since the last report,
+// and next_report skips every interval that `now` has passed.
+sim::Process Pgbench::report_progress(Thread& thread, sim::Time end) {
+  const int major = major_version(server_.config().version);
+  const sim::Time thread_start = sim_.now();
+  sim::Time last_report = thread_start;
+  sim::Time next_report = thread_start + config_.progress;
+  TransactionSums last;
+  while (next_report <= end) {
+    co_await sim_.sleep_until(next_report);
+    if (config_.transactions > 0 && clients_running_ == 0) break;
+    const auto serving = co_await thread.loop.hold();
+    const sim::Time now = sim_.now();
+    const TransactionSums cur = stats_.total();
+    const TransactionSums window = cur.since(last);
+    const double tps = static_cast<double>(window.transactions) / sim::to_seconds(now - last_report);
+    const std::string line =
+        progress_line(major, sim::to_seconds(now - thread_start), tps, window, config_) + '\n';
+    thread.in_write = true;
+    co_await progress_file_->append(static_cast<std::int64_t>(line.size()));
+    thread.in_write = false;
+    if (progress_sink_) progress_sink_(line);
+    last = cur;
+    last_report = now;
+    do {
+      next_report += config_.progress;
+    } while (now >= next_report);
   }
 }
 

@@ -14,13 +14,28 @@
 // on tellers and branches) through the PostgreSQL model. A non-HOT update's
 // two block references are logged as two records whose sizes add up to the
 // real one (the new version's page through Backend::insert).
+// With progress_file (-P's stderr in a file on the data volume), thread 0
+// prints the -P lines itself, as threadRun does (9.4-17): when its loop
+// comes round at or after next_report, one line for the time since the last
+// one (tps over that time), then next_report moves past now by whole
+// intervals, so the intervals that pass while the thread is stuck get no
+// line. It appends each line with one write(2) (postgres::HostFile) and its
+// clients wait meanwhile: none starts a statement or has its transaction's
+// end counted until the write returns. Without it the runner prints a line
+// per interval from the sampler (cli/run_point.cpp). Left out with it: the
+// line of a -T run's last interval when the thread is busy or held at the
+// end (the run stops there; pgbench would print it a little later), 9.6's
+// "lat -nan" for an interval with no transaction (0.000, as later releases), the
+// one write(2) per fprintf of unbuffered stderr (one write per line here).
 // Left out: custom scripts, retries and failures (always 0), per-statement
 // latencies (-r), connection set-up time (reported as 0).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/pgbench/pgbench_config.h"
@@ -55,12 +70,17 @@ class Pgbench {
   // The clients' server connections, in client order.
   std::vector<const postgres::Backend*> backends() const;
   const PgbenchConfig& config() const { return config_; }
+  // With progress_file: each -P line (with its newline) when thread 0 has written it.
+  void on_progress_line(std::function<void(std::string_view line)> sink) { progress_sink_ = std::move(sink); }
+  // With progress_file: the file the -P lines go to; nullptr without.
+  const postgres::HostFile* progress_file() const { return progress_file_.get(); }
 
  private:
   struct Thread;
   struct Client;
 
   sim::Process client_main(Client& client, sim::Time end);
+  sim::Process report_progress(Thread& thread, sim::Time end);
   sim::Duration statement_cpu(Statement statement) const;
 
   sim::Simulator& sim_;
@@ -74,6 +94,8 @@ class Pgbench {
   std::int64_t clients_running_ = 0;
   sim::Time finished_at_ = 0;
   bool stop_when_finished_ = false;
+  std::unique_ptr<postgres::HostFile> progress_file_;
+  std::function<void(std::string_view)> progress_sink_;
 };
 
 }  // namespace ckptsim::pgbench

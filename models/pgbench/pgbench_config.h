@@ -36,6 +36,10 @@ struct PgbenchConfig {
   sim::Duration progress = 1 * sim::kSecond;     // -P
   Protocol protocol = Protocol::Simple;          // -M
   sim::Duration aggregate_interval = 0;          // --aggregate-interval; 0 = no aggregate log
+  // -P's stderr goes to a file on the data volume (`2> pgbench.log` beside
+  // PGDATA, as on the E1 host): thread 0 appends each line with write(2) and
+  // its clients wait while the kernel holds that write. Not a pgbench option.
+  bool progress_file = false;
 
   // CPU per statement, on one of the host's cores. Server side: executing
   // the statement (page accesses cost their own I/O time on top), plus

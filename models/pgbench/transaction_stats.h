@@ -54,6 +54,20 @@ struct TransactionSums {
     if (is_late) ++late;
   }
   void add_skipped() { ++skipped; }
+  // What was added since `earlier`, an earlier copy of the same sums, as
+  // pgbench's progress report subtracts its `last` snapshot. Minimum and
+  // maximum cannot be subtracted: they are left unset.
+  TransactionSums since(const TransactionSums& earlier) const {
+    TransactionSums d;
+    d.transactions = transactions - earlier.transactions;
+    d.skipped = skipped - earlier.skipped;
+    d.late = late - earlier.late;
+    d.latency_sum_ms = latency_sum_ms - earlier.latency_sum_ms;
+    d.latency_sum2_ms = latency_sum2_ms - earlier.latency_sum2_ms;
+    d.lag_sum_ms = lag_sum_ms - earlier.lag_sum_ms;
+    d.lag_sum2_ms = lag_sum2_ms - earlier.lag_sum2_ms;
+    return d;
+  }
 
   double latency_avg_ms() const { return transactions ? latency_sum_ms / transactions : 0.0; }
   // pgbench: sqrt(sum2/cnt - avg^2), clamped at 0 against rounding.

@@ -84,6 +84,13 @@ Backend& Server::connect() {
   return *backends_.back();
 }
 
+std::unique_ptr<HostFile> Server::create_host_file(std::string_view name, std::string process,
+                                                   std::int64_t max_bytes) {
+  os::OsTask& writer = fs_.new_task(std::move(process));
+  const std::int64_t max_blocks = std::max<std::int64_t>(1, (max_bytes + os::kBlockBytes - 1) / os::kBlockBytes);
+  return std::make_unique<HostFile>(fs_, writer, fs_.create(name, os::Volume::Data, 0, max_blocks));
+}
+
 void Server::request_checkpoint(bool immediate) {
   checkpointer_.request(immediate ? kCheckpointImmediate | kCheckpointForce | kCheckpointWait : kCheckpointForce);
 }

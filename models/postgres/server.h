@@ -14,6 +14,7 @@
 //   sync_queue.h    fsync request queue, compaction, pendingOps
 //   wal.h           insertion, full-page images, group commit, WAL writer, segments
 //   relations.h     relations in 1 GB segment files
+//   host_file.h     a file that a process beside the server writes (pgbench's -P log)
 //   lmgr.h          relation extension and row locks
 //   writeback.h     *_flush_after
 //   log_format.h    log_line_prefix and log_checkpoints lines per version
@@ -36,6 +37,7 @@
 #include "models/postgres/bgwriter.h"
 #include "models/postgres/checkpointer.h"
 #include "models/postgres/crash.h"
+#include "models/postgres/host_file.h"
 #include "models/postgres/lmgr.h"
 #include "models/postgres/postgres_config.h"
 #include "models/postgres/stats.h"
@@ -60,6 +62,9 @@ class Server {
   void start();
   // A new backend process (one per pgbench connection); owned by the Server.
   Backend& connect();
+  // A new, empty file on the data volume with room for `max_bytes`, appended
+  // to by a new process `process` of the host that is not the server's (host_file.h).
+  std::unique_ptr<HostFile> create_host_file(std::string_view name, std::string process, std::int64_t max_bytes);
   // pg_stat_reset_shared('bgwriter') + pg_stat_reset() + WAL stats.
   void reset_stats();
   // CHECKPOINT (immediate, force, wait: not paced) or a spread request (force).

@@ -7,6 +7,9 @@
 // `volatile_cache` makes the block layer issue flushes (writes always pay
 // full cost here) and keeps every completed write volatile until a flush
 // completes after it; `queued_flush = false` drains the queue as on SATA.
+// A write that reaches the head within [stall_writes_from, stall_writes_until)
+// completes only after the stall ends (a controller busy with something else),
+// and the commands queued behind it wait with it.
 #pragma once
 
 #include <cmath>
@@ -30,6 +33,8 @@ struct FakeDeviceConfig {
   double bytes_per_second = 100.0 * 1024 * 1024;
   sim::Duration flush_time = 1 * sim::kMillisecond;
   std::int64_t capacity = 64LL * 1024 * 1024 * 1024;
+  sim::Time stall_writes_from = 0;
+  sim::Time stall_writes_until = 0;
 };
 
 class FakeDevice final : public disk::Device {
@@ -70,6 +75,10 @@ class FakeDevice final : public disk::Device {
   sim::Duration service(const disk::Command& c) {
     if (c.op == disk::Op::Flush) return config_.flush_time;
     sim::Duration t = config_.fixed;
+    const sim::Time now = sim_.now();
+    if (c.op == disk::Op::Write && now >= config_.stall_writes_from && now < config_.stall_writes_until) {
+      t += config_.stall_writes_until - now;
+    }
     if (config_.full_seek > 0) {
       const double distance = std::abs(static_cast<double>(c.sector - head_)) * disk::kSectorBytes /
                               static_cast<double>(config_.capacity);

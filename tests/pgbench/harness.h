@@ -3,6 +3,7 @@
 // layers below it (only the load's own behaviour is asserted).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -26,13 +27,32 @@ inline disk::DeviceConfig fast_ssd() {
   return d;
 }
 
+// The built-in select-only script, -M prepared, 10 s: the lightest load.
+inline pgbench::PgbenchConfig select_only(std::int64_t clients, std::int64_t threads) {
+  pgbench::PgbenchConfig c;
+  c.builtin = pgbench::Builtin::SelectOnly;
+  c.scale = 1;
+  c.clients = clients;
+  c.threads = threads;
+  c.protocol = pgbench::Protocol::Prepared;
+  c.duration = 10 * sim::kSecond;
+  return c;
+}
+
 // With `init`, the host starts as after pgbench -i (pgbench::start_state); without, its page cache is empty.
 struct Machine {
+  using DeviceFactory = std::function<std::unique_ptr<disk::Device>(sim::Simulator&)>;
+
   explicit Machine(int cpus = 8, std::int64_t scale = 1, postgres::PostgresConfig pg = {},
                    sim::Bytes ram = 4 * sim::kGiB, std::optional<pgbench::InitConfig> init = std::nullopt)
+      : Machine([](sim::Simulator& s) { return disk::make_device(s, fast_ssd(), 1, "data"); }, os::OsConfig{}, init,
+                cpus, scale, pg, ram) {}
+  // A host with its own data device and kernel settings.
+  Machine(const DeviceFactory& make_data_device, const os::OsConfig& os, std::optional<pgbench::InitConfig> init,
+          int cpus = 8, std::int64_t scale = 1, postgres::PostgresConfig pg = {}, sim::Bytes ram = 4 * sim::kGiB)
       : cores(sim, cpus),
-        device(disk::make_device(sim, fast_ssd(), 1, "data")),
-        kernel(sim, os::OsConfig{}, os::Memory{ram, pg.shared_buffers}, *device, nullptr, 1),
+        device(make_data_device(sim)),
+        kernel(sim, os, os::Memory{ram, pg.shared_buffers}, *device, nullptr, 1),
         server(sim, cores, kernel, pg, 1),
         tables(server, scale) {
     if (init) pgbench::start_state(server, tables, *init);

@@ -6,19 +6,7 @@
 using namespace ckptsim;
 using namespace ckptsim::pgbench;
 using testing::Machine;
-
-namespace {
-PgbenchConfig select_only(std::int64_t clients, std::int64_t threads) {
-  PgbenchConfig c;
-  c.builtin = Builtin::SelectOnly;
-  c.scale = 1;
-  c.clients = clients;
-  c.threads = threads;
-  c.protocol = Protocol::Prepared;
-  c.duration = 10 * sim::kSecond;
-  return c;
-}
-}  // namespace
+using testing::select_only;
 
 TEST_CASE("-t runs exactly that many transactions per client") {
   Machine m;
