@@ -16,10 +16,9 @@ using ckptsim::os::testing::profile;
 
 namespace {
 
-disk::DeviceConfig hdd_7200_sata() {
-  disk::DeviceConfig c;  // the defaults are the hdd-7200-sata preset's
-  c.name = "hdd-7200-sata";
-  c.capacity = sim::kTiB;
+// The preset's 100 extents (DeviceConfig's default is os-disk-model.md's 128).
+disk::DeviceConfig drive() {
+  disk::DeviceConfig c = testing::hdd_7200_sata();
   c.write_cache_extents = 100;
   return c;
 }
@@ -35,7 +34,7 @@ double drain(const disk::DeviceConfig& device, std::int64_t stride, bool ascendi
 }  // namespace
 
 TEST_CASE("hdd-7200-sata drains denser ascending sweeps faster, and shuffled ones slowest") {
-  const auto c = hdd_7200_sata();
+  const auto c = drive();
   const double a100 = drain(c, 100, true), a33 = drain(c, 33, true), a7 = drain(c, 7, true), a2 = drain(c, 2, true);
   const double r100 = drain(c, 100, false), r33 = drain(c, 33, false), r7 = drain(c, 7, false),
                r2 = drain(c, 2, false);
@@ -74,7 +73,7 @@ TEST_CASE("hdd-7200-sata drains denser ascending sweeps faster, and shuffled one
 }
 
 TEST_CASE("destage_order lba with a setup longer than the gap: the 1/2 sweep loses a revolution per write") {
-  auto c = hdd_7200_sata();
+  auto c = drive();
   c.destage_order = disk::DestageOrder::Lba;
   const double no_setup = drain(c, 2, true);
   // The next extent starts 8 kB (52 us of rotation) after the last one ends: a 0.1 ms setup misses it.
@@ -90,7 +89,7 @@ TEST_CASE("destage_order lba with a setup longer than the gap: the 1/2 sweep los
 }
 
 TEST_CASE("a destage window of 1 drains a sparse sweep in strict arrival order, at the rotation's pace") {
-  auto c = hdd_7200_sata();
+  auto c = drive();
   const double all = drain(c, 100, true);
   c.destage_window = 1;
   const double one = drain(c, 100, true);
