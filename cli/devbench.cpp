@@ -1,12 +1,18 @@
 // cli/devbench.cpp
 //
 // Each job gets a fresh simulator, device and block queue, so jobs do not
-// inherit each other's cache or queue state; each runs 3 simulated seconds
-// after a 0.5 s ramp. Output: a table, or with --json
-// {"preset": ..., "jobs": [{"name", "iops", "mb_per_s", "lat_ms": {"p50", "p99"}}, ...]}.
+// inherit each other's cache or queue state; each fio-like job runs 3
+// simulated seconds after a 0.5 s ramp. Then the drain jobs
+// (models/os/drain_bench.h): a writeback sweep of 8 kB pages at 1 %, 3 %,
+// 14 % and 50 % of a 2 GB span, ascending and in a random order, each until
+// its cache flush. Output: two tables, or with --json
+// {"preset": ..., "jobs": [{"name", "iops", "mb_per_s", "lat_ms": {"p50", "p99"}}, ...],
+//  "drain": [{"density_pct", "ascending_writes_per_s", "random_writes_per_s"}, ...]}.
 #include "cli/devbench.h"
 
 #include <iostream>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -14,6 +20,7 @@
 #include "models/disk/make_device.h"
 #include "models/os/block_queue.h"
 #include "models/os/direct_io_bench.h"
+#include "models/os/drain_bench.h"
 #include "scenarios/scenario.h"
 
 namespace ckptsim::cli {
@@ -38,7 +45,10 @@ int command_devbench(const std::string& preset, bool json) {
       {.name = "seqread-qd1", .write = false, .random = false, .iodepth = 1},
       {.name = "seqwrite-qd1", .write = true, .random = false, .iodepth = 1},
   };
+  // One dirty page in every `stride` blocks: 1 %, 3 %, 14 %, 50 %.
+  const std::vector<std::int64_t> strides = {100, 33, 7, 2};
   std::vector<os::DirectJobResult> results;
+  std::vector<std::pair<os::DrainResult, os::DrainResult>> drains;  // ascending, random
   std::string scheduler;
   try {
     for (const os::DirectJob& job : jobs) {
@@ -48,6 +58,16 @@ int command_devbench(const std::string& preset, bool json) {
       scheduler = queue.scheduler();
       results.push_back(os::run_direct_job(sim, queue, job, scenario.seed));
     }
+    const auto drain = [&](std::int64_t stride, bool ascending) {
+      sim::Simulator sim;
+      auto device = disk::make_device(sim, scenario.device, scenario.seed, "data");
+      os::BlockQueue queue(sim, scenario.os, *device, scenario.os.scheduler, "data");
+      const os::DrainJob job{.name = fmt::format("{}-1/{}", ascending ? "ascending" : "random", stride),
+                             .stride = stride,
+                             .ascending = ascending};
+      return os::run_drain_job(sim, queue, job, scenario.seed);
+    };
+    for (const std::int64_t stride : strides) drains.emplace_back(drain(stride, true), drain(stride, false));
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << '\n';
     return 1;
@@ -64,6 +84,14 @@ int command_devbench(const std::string& preset, bool json) {
       j["lat_ms"] = {{"p50", r.p50_ms}, {"p99", r.p99_ms}};
       out["jobs"].push_back(j);
     }
+    out["drain"] = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < strides.size(); ++i) {
+      nlohmann::ordered_json j;
+      j["density_pct"] = 100.0 / static_cast<double>(strides[i]);
+      j["ascending_writes_per_s"] = drains[i].first.writes_per_s;
+      j["random_writes_per_s"] = drains[i].second.writes_per_s;
+      out["drain"].push_back(j);
+    }
     std::cout << out.dump(2) << '\n';
     return 0;
   }
@@ -72,6 +100,13 @@ int command_devbench(const std::string& preset, bool json) {
   for (const auto& r : results) {
     std::cout << fmt::format("{:<16} {:>10.0f} {:>10.1f} {:>10.3f} {:>10.3f}\n", r.name, r.iops, r.mb_per_s, r.p50_ms,
                              r.p99_ms);
+  }
+  std::cout << "\nwriteback drain: one 8 kB async write per 1/density blocks of 2 GB, then a cache flush\n";
+  std::cout << fmt::format("{:<16} {:>10} {:>16} {:>16}\n", "density", "writes", "ascending w/s", "random w/s");
+  for (std::size_t i = 0; i < strides.size(); ++i) {
+    std::cout << fmt::format("{:<16} {:>10} {:>16.0f} {:>16.0f}\n",
+                             fmt::format("{:.1f}% (1/{})", 100.0 / static_cast<double>(strides[i]), strides[i]),
+                             drains[i].first.writes, drains[i].first.writes_per_s, drains[i].second.writes_per_s);
   }
   return 0;
 }

@@ -31,6 +31,7 @@ void describe_device(Schema<disk::DeviceConfig>& s) {
       .bytes("link_rate", &DeviceConfig::link_rate, kMiB, kMiB, 64 * kGiB)
       // HDD.
       .duration("command_overhead", &DeviceConfig::command_overhead, kMicrosecond, 0, 100 * kMillisecond)
+      .duration("command_setup", &DeviceConfig::command_setup, kMillisecond, 0, kMillisecond / 2)
       .integer("rpm", &DeviceConfig::rpm, 1000, 30000)
       .integer("surfaces", &DeviceConfig::surfaces, 1, 64)
       .integer("cylinders", &DeviceConfig::cylinders, 2, 100000000)
@@ -45,6 +46,8 @@ void describe_device(Schema<disk::DeviceConfig>& s) {
       .boolean("write_cache", &DeviceConfig::write_cache)
       .bytes("write_cache_size", &DeviceConfig::write_cache_size, kMiB, 64 * kKiB, 64 * kGiB)
       .integer("write_cache_extents", &DeviceConfig::write_cache_extents, 1, 65536)
+      .integer("destage_window", &DeviceConfig::destage_window, 0, 65536)
+      .choice("destage_order", &DeviceConfig::destage_order, disk::kDestageOrderNames)
       .bytes("read_segment", &DeviceConfig::read_segment, kKiB, 0, kGiB)
       // SSD.
       .integer("channels", &DeviceConfig::channels, 1, 256)

@@ -29,6 +29,11 @@ enum class Interface : std::uint8_t { Sata, Sas, Nvme };
 inline constexpr sim::EnumNames<Interface, 3> kInterfaceNames{
     {{"sata", Interface::Sata}, {"sas", Interface::Sas}, {"nvme", Interface::Nvme}}};
 
+// How the HDD firmware picks the next dirty extent to destage (hdd.h).
+enum class DestageOrder : std::uint8_t { Positioning, Lba, Fifo };
+inline constexpr sim::EnumNames<DestageOrder, 3> kDestageOrderNames{
+    {{"positioning", DestageOrder::Positioning}, {"lba", DestageOrder::Lba}, {"fifo", DestageOrder::Fifo}}};
+
 struct DeviceConfig {
   std::string name;         // preset name, e.g. "raid1-hdd-7200"
   std::string description;  // one line, shown by `ckptsim presets`
@@ -49,6 +54,7 @@ struct DeviceConfig {
 
   // HDD (os-disk-model.md 4.1-4.5).
   sim::Duration command_overhead = 150 * sim::kMicrosecond;  // firmware time per command (t_cmd)
+  sim::Duration command_setup = 0;                   // per command and destage, never overlapped (hdd.h)
   std::int64_t rpm = 7200;
   std::int64_t surfaces = 4;                         // heads H
   std::int64_t cylinders = 200000;                   // synthetic: only distances matter
@@ -63,6 +69,8 @@ struct DeviceConfig {
   bool write_cache = true;                           // WCE: volatile write-back cache
   sim::Bytes write_cache_size = 8 * sim::kMiB;       // effective dirty space (D_max)
   std::int64_t write_cache_extents = 128;            // dirty extents at most (E_max)
+  std::int64_t destage_window = 0;                   // oldest dirty extents a destage choice considers; 0 = all
+  DestageOrder destage_order = DestageOrder::Positioning;
   sim::Bytes read_segment = 2 * sim::kMiB;           // read-ahead after a media read, while idle
 
   // SSD (os-disk-model.md 5.1-5.4).

@@ -39,9 +39,12 @@ Hdd::Hdd(sim::Simulator& sim, const DeviceConfig& config, std::uint64_t seed, st
   // Where the spindle and the arm are when the run starts.
   sim::Random random(seed, std::string(name) + "/spindle");
   phase_ = random.uniform01();
-  const auto start = geometry_.locate(random.uniform_int(0, config.capacity / kSectorBytes - 1) * kSectorBytes);
+  const std::int64_t start_sector = random.uniform_int(0, config.capacity / kSectorBytes - 1);
+  const auto start = geometry_.locate(start_sector * kSectorBytes);
   head_track_ = start.track;
   head_cylinder_ = start.cylinder;
+  head_sector_ = start_sector;
+  window_scratch_.reserve(cache_.extents().size());
 }
 
 Hdd::~Hdd() {
@@ -59,7 +62,7 @@ bool Hdd::can_accept(Op op) const {
 sim::Time Hdd::link_transfer(std::int64_t bytes) {
   const sim::Time start = std::max(sim_.now(), link_free_);
   const double ns = static_cast<double>(bytes) * sim::kSecond / static_cast<double>(config_.link_rate);
-  link_free_ = start + config_.command_overhead + std::llround(ns);
+  link_free_ = start + config_.command_overhead + config_.command_setup + std::llround(ns);
   return link_free_;
 }
 
@@ -99,7 +102,7 @@ void Hdd::submit(Command& c) {
         c.device_tag = write_seq_;
         flushes_.push_back(c);
       } else {
-        complete_at(c, sim_.now() + config_.command_overhead);
+        complete_at(c, sim_.now() + config_.command_overhead + config_.command_setup);
         return;
       }
       break;
@@ -142,6 +145,7 @@ bool Hdd::streaming_covers(const Command& c) const {
 void Hdd::schedule() {
   if (busy_) return;
   const sim::Time now = sim_.now();
+  const sim::Time ready = now + config_.command_setup;  // when the mechanism can start positioning
   const bool can_destage = cache_.idle_extents() > 0;
   const bool must_destage = can_destage && (!cache_waiters_.empty() || !flushes_.empty() || cache_.full());
   const bool half_full = cache_.dirty_bytes() * 2 >= cache_.max_bytes();
@@ -156,24 +160,16 @@ void Hdd::schedule() {
       continue;
     }
     if (now - c.device_start >= config_.aging) {  // the oldest eligible command, as queue_ is in arrival order
-      host = Choice{&c, -1, positioning_time(c.sector, c.op == Op::Write, now)};
+      host = Choice{&c, -1, positioning_time(c.sector, c.op == Op::Write, ready)};
       aged = true;
       break;
     }
-    const sim::Duration cost = streaming_covers(c) ? 0 : positioning_time(c.sector, c.op == Op::Write, now);
+    const sim::Duration cost = streaming_covers(c) ? 0 : positioning_time(c.sector, c.op == Op::Write, ready);
     if (host.command == nullptr || cost < host.positioning) host = Choice{&c, -1, cost};
   }
 
-  Choice destage;
-  if (can_destage && !aged && (must_destage || half_full || host.command == nullptr)) {
-    auto& extents = cache_.extents();
-    for (int i = 0; i < static_cast<int>(extents.size()); ++i) {
-      const auto& e = extents[static_cast<std::size_t>(i)];
-      if (!e.used || e.destaging) continue;
-      const sim::Duration cost = positioning_time(e.sector, true, now);
-      if (destage.extent < 0 || cost < destage.positioning) destage = Choice{nullptr, i, cost};
-    }
-  }
+  const Choice destage =
+      can_destage && !aged && (must_destage || half_full || host.command == nullptr) ? pick_destage(ready) : Choice{};
 
   if (host.command != nullptr && (aged || destage.extent < 0 ||
                                   (!must_destage && (!half_full || host.positioning <= destage.positioning)))) {
@@ -185,13 +181,61 @@ void Hdd::schedule() {
   }
 }
 
+Hdd::Choice Hdd::pick_destage(sim::Time ready) {
+  const auto& extents = cache_.extents();
+  const std::uint64_t limit = window_limit();
+  Choice best;
+  std::int64_t best_key = 0;
+  for (int i = 0; i < static_cast<int>(extents.size()); ++i) {
+    const auto& e = extents[static_cast<std::size_t>(i)];
+    if (!e.used || e.destaging || e.born > limit) continue;
+    std::int64_t key = 0;
+    switch (config_.destage_order) {
+      case DestageOrder::Positioning:
+        key = positioning_time(e.sector, true, ready);
+        break;
+      case DestageOrder::Lba:  // C-LOOK: LBAs behind the head come after the end of the disk
+        key = e.sector >= head_sector_ ? e.sector : e.sector + info_.capacity_bytes / kSectorBytes;
+        break;
+      case DestageOrder::Fifo:
+        key = static_cast<std::int64_t>(e.born);
+        break;
+    }
+    if (best.extent < 0 || key < best_key) {
+      best = Choice{nullptr, i, 0};
+      best_key = key;
+    }
+  }
+  if (best.extent >= 0) {
+    best.positioning = config_.destage_order == DestageOrder::Positioning
+                           ? best_key
+                           : positioning_time(extents[static_cast<std::size_t>(best.extent)].sector, true, ready);
+  }
+  return best;
+}
+
+std::uint64_t Hdd::window_limit() {
+  const auto window = static_cast<std::size_t>(config_.destage_window);
+  if (window == 0 || window >= static_cast<std::size_t>(cache_.idle_extents())) {
+    return std::numeric_limits<std::uint64_t>::max();
+  }
+  window_scratch_.clear();
+  for (const auto& e : cache_.extents()) {
+    if (e.used && !e.destaging) window_scratch_.push_back(e.born);
+  }
+  const auto nth = window_scratch_.begin() + static_cast<std::ptrdiff_t>(window - 1);
+  std::nth_element(window_scratch_.begin(), nth, window_scratch_.end());
+  return *nth;
+}
+
 void Hdd::start_host(Command& c, sim::Duration positioning) {
   queue_.erase(queue_.iterator_to(c));
   const sim::Time now = sim_.now();
+  const sim::Time ready = now + config_.command_setup;
   busy_ = true;
   if (streaming_covers(c)) {
     // The head is already reading this data: no seek, no rotation.
-    const sim::Time end = std::max(now, readahead_reached(c.end_sector()));
+    const sim::Time end = std::max(ready, readahead_reached(c.end_sector()));
     ra_limit_ = std::max(ra_limit_, c.end_sector() + config_.read_segment / kSectorBytes);
     complete_at(c, end);
     mechanism_.schedule_at(end);
@@ -200,10 +244,11 @@ void Hdd::start_host(Command& c, sim::Duration positioning) {
   if (ra_stop_ > now) ra_stop_ = now;  // the stream ends where the head leaves it
   const std::int64_t byte = c.sector * kSectorBytes;
   if (c.op == Op::Write && c.sector < ra_limit_ && c.end_sector() > ra_sector_) ra_sector_ = -1;
-  const sim::Time end = now + positioning + geometry_.transfer_time(byte, c.bytes);
+  const sim::Time end = ready + positioning + geometry_.transfer_time(byte, c.bytes);
   const auto last = geometry_.locate(byte + c.bytes - 1);
   head_track_ = last.track;
   head_cylinder_ = last.cylinder;
+  head_sector_ = c.end_sector();
   if (c.op == Op::Read) {
     ra_sector_ = c.end_sector();
     ra_limit_ = ra_sector_ + config_.read_segment / kSectorBytes;
@@ -221,10 +266,11 @@ void Hdd::start_destage(int index, sim::Duration positioning) {
   const auto& e = cache_.extents()[static_cast<std::size_t>(index)];
   if (e.sector < ra_limit_ && e.sector + e.bytes / kSectorBytes > ra_sector_) ra_sector_ = -1;
   const std::int64_t byte = e.sector * kSectorBytes;
-  const sim::Time end = now + positioning + geometry_.transfer_time(byte, e.bytes);
+  const sim::Time end = now + config_.command_setup + positioning + geometry_.transfer_time(byte, e.bytes);
   const auto last = geometry_.locate(byte + e.bytes - 1);
   head_track_ = last.track;
   head_cylinder_ = last.cylinder;
+  head_sector_ = e.sector + e.bytes / kSectorBytes;
   cache_.mark_destaging(index);
   destage_extent_ = index;
   busy_ = true;

@@ -14,25 +14,51 @@
 // switch per track crossed (hdd_geometry.h).
 //
 // Queue: up to queue_depth commands (NCQ / SAS tags). Whenever the mechanism
-// is free the firmware picks, among eligible commands and dirty cache
-// extents, the one with the shortest positioning time (SPTF) from the
-// predicted head state; a command older than `aging` goes first. With one
-// command queued this is FCFS.
+// is free the firmware picks, among eligible commands, the one with the
+// shortest positioning time (SPTF) from the predicted head state, and weighs
+// it against the next destage; a command older than `aging` goes first. With
+// one command queued this is FCFS.
 //
 // Read-ahead: after a media read the head keeps reading consecutive sectors
 // (up to read_segment) while no other command needs it; a read inside what
 // has been read is a buffer hit, a read just ahead of it rides the same
 // stream without seek or rotational wait.
 //
-// Write cache (write_cache = true): a write is accepted at link speed if the
-// dirty space and the extent count allow (hdd_write_cache.h), else it waits,
-// holding its tag. Dirty extents are destaged in SPTF order when no host
-// media command is eligible, competing with host commands in the SPTF choice
-// once the cache is half full, and exclusively while writes wait for space
-// or a FLUSH is pending. FLUSH completes when every extent written before it
-// is on the platters. FUA writes and all writes with the cache off go to the
-// media before completing; FLUSH is then free. On SATA a FLUSH is not
-// queued: it is accepted only by an idle drive and blocks the queue.
+// Write cache (write_cache = true, the WCE bit of SCSI mode page 08h / ATA
+// SET FEATURES 02h): a write is accepted at link speed if the dirty space
+// and the extent count allow (hdd_write_cache.h; write_cache_extents is
+// DiskSim's "maximum number of write segments", mode page 08h's number of
+// cache segments), else it waits, holding its tag. Dirty extents are
+// destaged when no host media command is eligible, competing with host
+// commands on positioning time once the cache is half full, and exclusively
+// while writes wait for space or a FLUSH is pending. FLUSH completes when
+// every extent written before it is on the platters. FUA writes and all
+// writes with the cache off go to the media before completing; FLUSH is then
+// free. On SATA a FLUSH is not queued: it is accepted only by an idle drive
+// and blocks the queue.
+//
+// Which extent is destaged next is firmware policy that datasheets do not
+// publish (Worthington, Ganger and Patt 1994 compare the host-side versions
+// of the same choices; DiskSim's scheduler offers them for the drive queue):
+// - destage_window: only the oldest W dirty extents (by the write that
+//   opened them) are candidates, as firmware that scans a bounded part of its
+//   segment list; 0 = all of them.
+// - destage_order: "positioning" (shortest positioning time first over the
+//   window: seek + settle + rotational wait, the SPTF of host commands),
+//   "lba" (C-LOOK: the lowest LBA at or above the head's, else the lowest),
+//   "fifo" (the oldest; any window then gives the same order).
+// A window of 1 destages in arrival order whatever the order.
+//
+// command_setup: controller time per command that is never overlapped
+// (DiskSim's per-request read / write hit and miss overheads, which DIXtrac
+// measures by MTBRC, Schindler and Ganger 1999; Ruemmler and Wilkes 1994's
+// "controller overhead"). A command answered at link speed (a cache hit, a
+// write the cache takes, an empty FLUSH) completes command_setup later; a
+// media operation, host command or destage alike, occupies the mechanism for
+// command_setup before its seek starts, so the rotational wait is taken from
+// then: a setup that makes the head miss the next sector on the same track
+// costs a revolution. It adds to command_overhead (t_cmd), which a deep
+// queue hides.
 //
 // Left out: multiple read segments and their LRU, defect management,
 // thermal recalibration, power states, seek-time variance, prefetch on
@@ -41,6 +67,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "models/disk/completion_queue.h"
 #include "models/disk/device.h"
@@ -81,6 +108,10 @@ class Hdd final : public Device {
   };
 
   sim::Duration positioning_time(std::int64_t sector, bool write, sim::Time t) const;
+  // The dirty extent to destage next (destage_window, destage_order) with the mechanism ready at `ready`.
+  Choice pick_destage(sim::Time ready);
+  // The arrival number (Extent::born) of the newest extent inside the destage window.
+  std::uint64_t window_limit();
   bool streaming_covers(const Command& c) const;  // read-ahead will reach the end of c
   sim::Time readahead_reached(std::int64_t sector) const;
 
@@ -107,6 +138,7 @@ class Hdd final : public Device {
   double phase_;                   // spindle angle at time 0, in revolutions
   std::int64_t head_track_ = 0;
   std::int64_t head_cylinder_ = 0;
+  std::int64_t head_sector_ = 0;   // where the last media operation ended (C-LOOK's position)
   bool busy_ = false;              // mechanism serving a command or a destage
   int destage_extent_ = -1;        // the extent being destaged, if any
   bool last_was_destage_ = false;
@@ -118,6 +150,7 @@ class Hdd final : public Device {
   int outstanding_ = 0;
   bool blocking_flush_ = false;    // a non-queued FLUSH is in the drive
   sim::Time link_free_ = 0;
+  std::vector<std::uint64_t> window_scratch_;  // destage window: dirty extents' arrival numbers
 
   // Read-ahead stream: the head passed ra_sector_ at ra_time_ and keeps
   // reading up to ra_limit_ while the mechanism stays idle (ra_stop_).

@@ -33,7 +33,7 @@ bool HddWriteCache::admit(std::int64_t sector, std::int64_t bytes, std::uint64_t
     }
   }
   if (free_slot == nullptr || dirty_bytes_ + bytes > max_bytes_) return false;
-  *free_slot = Extent{sector, bytes, seq, true, false};
+  *free_slot = Extent{sector, bytes, seq, seq, true, false};
   dirty_bytes_ += bytes;
   ++used_;
   return true;

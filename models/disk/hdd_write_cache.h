@@ -8,8 +8,10 @@
 // space, D_max) and by extents (write segments, E_max). A write that
 // continues an extent not yet being destaged is merged into it; a rewrite of
 // exactly the same range is absorbed. Each extent carries the sequence
-// number of its newest write so that a flush knows which data it must wait
-// for. Storage is a fixed array: no allocation after construction.
+// number of its newest write, so that a flush knows which data it must wait
+// for, and of the write that opened it, its age for a FIFO destage or a
+// destage window (hdd.h). Storage is a fixed array: no allocation after
+// construction.
 //
 // Left out: partial overlaps (kept as separate extents), read segments
 // sharing the buffer with dirty data.
@@ -26,6 +28,7 @@ class HddWriteCache {
     std::int64_t sector = 0;
     std::int64_t bytes = 0;
     std::uint64_t seq = 0;    // newest write merged into it
+    std::uint64_t born = 0;   // the write that opened it: its place in arrival order
     bool used = false;
     bool destaging = false;   // handed to the mechanism; space freed when it ends
   };

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fake_device.h"
+#include "models/disk/device_config.h"
 #include "models/os/kernel.h"
 
 namespace ckptsim::os::testing {
@@ -23,6 +24,14 @@ inline sim::Bytes parse_kb(const nlohmann::json& v) {
   const std::string s = v.get<std::string>();
   const sim::Bytes n = std::stoll(s);
   return s.find("MB") != std::string::npos ? n * sim::kMiB : n * sim::kKiB;
+}
+
+// hdd-7200-sata as DeviceConfig's defaults give it (they are its preset's), on 1 TiB.
+inline disk::DeviceConfig hdd_7200_sata() {
+  disk::DeviceConfig c;
+  c.name = "hdd-7200-sata";
+  c.capacity = sim::kTiB;
+  return c;
 }
 
 // The behaviour switches and block-queue values of a shipped kernel preset.

@@ -14,16 +14,10 @@
 
 using namespace ckptsim;
 using namespace ckptsim::os;
+using ckptsim::os::testing::hdd_7200_sata;
 using ckptsim::os::testing::profile;
 
 namespace {
-
-disk::DeviceConfig hdd_7200_sata() {
-  disk::DeviceConfig c;  // the defaults are the hdd-7200-sata preset's
-  c.name = "hdd-7200-sata";
-  c.capacity = sim::kTiB;
-  return c;
-}
 
 disk::DeviceConfig nvme() {
   disk::DeviceConfig c;

@@ -236,3 +236,35 @@ TEST_CASE("a preset by name is a shipped one: a name cannot climb out of the pre
   CHECK(errors_of({{"preset", {"os/linux-3.2"}}}).empty());
   CHECK(errors_of({{"preset", {"box/../os/linux-3.2"}}}).size() == 1);
 }
+
+TEST_CASE("a device preset's destage settings are read in their units and checked with their JSON path") {
+  ScratchDir home("destage-home");
+  home.write("scenarios/presets/device/raid1-hdd-7200.json",
+             R"({"description": "d", "device": {"command_setup": "0.3ms", "destage_window": 16,
+                 "destage_order": "lba"}})");
+  home.write("scenarios/presets/device/nvme.json",
+             R"({"description": "d", "device": {"command_setup": "1ms", "destage_window": -1,
+                 "destage_order": "elevator"}})");
+  ::setenv("CKPTSIM_HOME", home.path().c_str(), 1);
+  const Plan plan = load_plan(json::object(), home.path());
+  const disk::DeviceConfig& d = plan.points.at(0).scenario.device;
+  CHECK(d.command_setup == 300 * sim::kMicrosecond);
+  CHECK(d.destage_window == 16);
+  CHECK(d.destage_order == disk::DestageOrder::Lba);
+  const json& shown = plan.points.at(0).scenario.resolved["devices"]["data"];
+  CHECK(shown["command_setup"] == "300us");
+  CHECK(shown["destage_window"] == 16);
+  CHECK(shown["destage_order"] == "lba");
+  std::vector<std::string> errors;
+  try {
+    load_plan(json{{"hardware", {{"device", "nvme"}}}}, home.path());
+  } catch (const ScenarioError& e) {
+    errors = e.messages;
+  }
+  use_source_presets();
+  CHECK(errors == std::vector<std::string>{
+                      "presets/device/nvme.json: /device/command_setup: \"1ms\" is out of range (0..500us)",
+                      "presets/device/nvme.json: /device/destage_window: -1 is out of range (0..65536)",
+                      "presets/device/nvme.json: /device/destage_order: \"elevator\" is not one of positioning, "
+                      "lba, fifo"});
+}
