@@ -38,7 +38,9 @@ class RecordingDevice final : public disk::Device {
   const disk::DeviceInfo& info() const override { return fake.info(); }
   bool can_accept(disk::Op op) const override { return fake.can_accept(op); }
   void submit(disk::Command& c) override {
-    if (c.op != disk::Op::Flush) {
+    // Only a member's own queue sends Requests; under "device" layering the
+    // array sends its clones, which carry no pid.
+    if (c.op != disk::Op::Flush && dynamic_cast<const BlockQueue*>(c.owner) != nullptr) {
       const auto& rq = static_cast<const Request&>(c);
       seen.push_back({c.op, c.sector, rq.pid, rq.sync});
     }
