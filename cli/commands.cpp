@@ -82,7 +82,10 @@ int command_index(const std::string& dir) {
 }
 
 int command_run(const RunArgs& args) {
-  const auto plan = load(args.scenario, {.sets = args.sets, .seed = args.seed, .max_points = args.max_points});
+  const auto plan = load(args.scenario, {.sets = args.sets,
+                                         .preset_files = {args.preset_files.begin(), args.preset_files.end()},
+                                         .seed = args.seed,
+                                         .max_points = args.max_points});
   if (!plan) return 2;
   std::filesystem::path out = args.out;
   if (out.empty()) {
@@ -131,7 +134,10 @@ int command_run(const RunArgs& args) {
 }
 
 int command_check(const CheckArgs& args) {
-  const auto plan = load(args.scenario, {.sets = args.sets, .seed = std::nullopt, .max_points = args.max_points});
+  const auto plan = load(args.scenario, {.sets = args.sets,
+                                         .preset_files = {args.preset_files.begin(), args.preset_files.end()},
+                                         .seed = std::nullopt,
+                                         .max_points = args.max_points});
   if (!plan) return 2;
   if (!plan->is_grid()) {
     std::cout << plan->points.front().scenario.resolved.dump(2) << '\n';

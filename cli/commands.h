@@ -18,6 +18,7 @@ struct RunArgs {
   std::string scenario;
   std::string out;
   std::vector<std::string> sets;
+  std::vector<std::string> preset_files;  // --preset-file, in order
   int jobs = 0;  // 0: all cores
   std::optional<std::uint64_t> seed;
   double threshold = 10.0;
@@ -30,6 +31,7 @@ struct RunArgs {
 struct CheckArgs {
   std::string scenario;
   std::vector<std::string> sets;
+  std::vector<std::string> preset_files;
   std::uint64_t max_points = scenarios::kDefaultMaxPoints;
 };
 

@@ -88,6 +88,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--set", run.sets, "Override a setting, e.g. --set postgres.shared_buffers=2GB")
       ->take_all()
       ->allow_extra_args(false);
+  run_cmd->add_option("--preset-file", run.preset_files,
+                      "A preset file of your own (repeatable), laid over the scenario's preset list")
+      ->allow_extra_args(false);
   run_cmd->add_option("--jobs,-j", run.jobs, "Grid points run in parallel (default: all cores)")
       ->check(kCountAtLeastOne);
   run_cmd->add_option("--seed", run.seed, "Override the scenario's seed")->check(kUnsigned64);
@@ -107,6 +110,8 @@ int main(int argc, char** argv) {
   auto* check_cmd = app.add_subcommand("check", "Validate a scenario and print its fully resolved settings");
   check_cmd->add_option("scenario", check.scenario, "Scenario JSON file")->required();
   check_cmd->add_option("--set", check.sets, "Override a setting, as for run");
+  check_cmd->add_option("--preset-file", check.preset_files, "A preset file of your own, as for run")
+      ->allow_extra_args(false);
   check_cmd->add_option("--max-points", check.max_points, "Largest grid accepted")
       ->check(kUnsigned64)
       ->capture_default_str();

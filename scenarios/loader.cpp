@@ -95,15 +95,29 @@ void lay_sections(const json& doc, const std::string& prefix, const std::vector<
   }
 }
 
-// The scenario's "preset" list: whole-scenario fragments, later ones winning.
-void lay_preset_list(const json& list, const fs::path& base_dir, const Schemas& schemas, Layers& layers,
-                     Errors& errors, std::vector<std::string>& warnings) {
+// A whole-scenario fragment (a box preset or a --preset-file), errors under `label`.
+void lay_fragment(const fs::path& file, const std::string& label, const Schemas& schemas, Layers& layers,
+                  Errors& errors, std::vector<std::string>& warnings) {
+  const auto doc = read_json_file(file, label, errors);
+  if (!doc) return;
+  if (!doc->is_object()) {
+    errors.add(label, "is not a JSON object");
+    return;
+  }
+  lay_sections(*doc, label + ": ", kFragmentKeys, schemas, layers, errors, warnings);
+}
+
+// The scenario's "preset" list: shipped whole-scenario fragments, later ones
+// winning. A scenario may come from anyone, so its list reads no file but the
+// shipped ones: a file of the user's own is named on the command line
+// (--preset-file), where the user sees it.
+void lay_preset_list(const json& list, const Schemas& schemas, Layers& layers, Errors& errors,
+                     std::vector<std::string>& warnings) {
   if (!list.is_array()) {
     errors.add("/preset", shown(list) + " is not a list of preset names");
     return;
   }
   const fs::path presets_dir = project_home() / "scenarios" / "presets";
-  // A preset by name is one of the shipped ones, never a path out of the presets folder.
   std::vector<std::string> available;
   for (const PresetInfo& info : list_presets()) {
     if (info.kind != "device") available.push_back(info.kind + "/" + info.name);
@@ -115,26 +129,30 @@ void lay_preset_list(const json& list, const fs::path& base_dir, const Schemas& 
       continue;
     }
     const std::string name = list[i].get<std::string>();
-    const bool is_path = name.size() > 5 && name.ends_with(".json");
-    const fs::path file = is_path ? base_dir / name : presets_dir / (name + ".json");
-    const std::string label = is_path ? name : "presets/" + name + ".json";
-    const bool shipped = std::find(available.begin(), available.end(), name) != available.end();
+    if (std::find(available.begin(), available.end(), name) == available.end()) {
+      const bool looks_like_file = name.ends_with(".json") || name.find("..") != std::string::npos ||
+                                   name.starts_with("/") || name.starts_with("~");
+      errors.add(where, (looks_like_file ? shown(list[i]) + " is not a shipped preset: the list names presets, "
+                                                            "never files; give a file of your own with "
+                                                            "--preset-file " + name
+                                         : "unknown preset " + shown(list[i])) +
+                            " (available: " + joined(available, ", ") + ")");
+      continue;
+    }
+    lay_fragment(presets_dir / (name + ".json"), "presets/" + name + ".json", schemas, layers, errors, warnings);
+  }
+}
+
+// --preset-file PATH: the user's own fragments, over the preset list, under the scenario's values.
+void lay_preset_files(const std::vector<fs::path>& files, const Schemas& schemas, Layers& layers, Errors& errors,
+                      std::vector<std::string>& warnings) {
+  for (const fs::path& file : files) {
     std::error_code ec;
-    if (is_path ? !fs::is_regular_file(file, ec) : !shipped) {
-      if (is_path) {
-        errors.add(where, "no file " + file.string());
-      } else {
-        errors.add(where, "unknown preset " + shown(list[i]) + " (available: " + joined(available, ", ") + ")");
-      }
+    if (!fs::is_regular_file(file, ec)) {
+      errors.add("--preset-file " + file.string(), "no such file");
       continue;
     }
-    const auto doc = read_json_file(file, label, errors);
-    if (!doc) continue;
-    if (!doc->is_object()) {
-      errors.add(label, "is not a JSON object");
-      continue;
-    }
-    lay_sections(*doc, label + ": ", kFragmentKeys, schemas, layers, errors, warnings);
+    lay_fragment(file, file.string(), schemas, layers, errors, warnings);
   }
 }
 
@@ -236,14 +254,15 @@ std::string point_name(const std::vector<std::pair<std::string, json>>& values) 
 ScenarioError::ScenarioError(std::vector<std::string> all)
     : std::runtime_error(joined(all, "\n")), messages(std::move(all)) {}
 
-Plan load_plan(const json& doc, const fs::path& base_dir, const LoadOptions& options) {
+Plan load_plan(const json& doc, [[maybe_unused]] const fs::path& base_dir, const LoadOptions& options) {
   if (!doc.is_object()) throw ScenarioError({"/: " + shown(doc) + " is not a scenario (a JSON object of sections)"});
   Errors errors;
   const Schemas schemas = make_schemas();
 
   Layers base;
   std::vector<std::string> warnings;
-  if (doc.contains("preset")) lay_preset_list(doc.at("preset"), base_dir, schemas, base, errors, warnings);
+  if (doc.contains("preset")) lay_preset_list(doc.at("preset"), schemas, base, errors, warnings);
+  lay_preset_files(options.preset_files, schemas, base, errors, warnings);
   lay_sections(doc, "", kTopLevelKeys, schemas, base, errors, warnings);
   lay_sets(options.sets, schemas, base, errors, warnings);
 

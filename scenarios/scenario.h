@@ -6,8 +6,9 @@
 // names) and an optional description. Anything else is an error.
 //
 // Layers, lowest first: built-in defaults < component presets (chosen by
-// postgres.version, os.kernel, hardware.device) < the files in the "preset"
-// list, in order < the scenario file < --set < the grid point. A grid maps
+// postgres.version, os.kernel, hardware.device) < the shipped presets named in
+// the "preset" list, in order < --preset-file files, in order < the scenario
+// file < --set < the grid point. A grid maps
 // "section.key" to a list of values and expands to their cross product, the
 // first key varying slowest; each point is resolved from scratch, so a grid
 // over postgres.version takes each release's defaults.
@@ -78,6 +79,8 @@ inline constexpr std::uint64_t kDefaultMaxPoints = 10000;
 
 struct LoadOptions {
   std::vector<std::string> sets;       // "postgres.shared_buffers=2GB"
+  // --preset-file: fragments of the user's own, laid in order over the "preset" list.
+  std::vector<std::filesystem::path> preset_files;
   std::optional<std::uint64_t> seed;   // overrides the scenario's
   std::uint64_t max_points = kDefaultMaxPoints;  // a larger grid is refused
 };
@@ -96,7 +99,9 @@ Plan load_plan(const std::filesystem::path& file, const LoadOptions& options = {
 // A scenario file's text; errors in the JSON itself are reported under `label`.
 Plan load_plan_text(const std::string& text, const std::string& label, const std::filesystem::path& base_dir,
                     const LoadOptions& options = {});
-// `doc` as if read from a file in `base_dir` (relative preset paths start there).
+// `doc` as if read from a file in `base_dir`. Nothing is read relative to it
+// any more (the preset list names shipped presets only; files come through
+// LoadOptions::preset_files): the parameter is unused and kept for the callers.
 Plan load_plan(const json& doc, const std::filesystem::path& base_dir, const LoadOptions& options = {});
 
 }  // namespace ckptsim::scenarios

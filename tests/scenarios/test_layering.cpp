@@ -78,14 +78,14 @@ TEST_CASE("the device section sets the data device's values over its preset, and
         std::vector<std::string>{"/device/rppm: unknown setting; did you mean rpm?"});
 }
 
-TEST_CASE("the preset list is merged in order, under the scenario file") {
+TEST_CASE("the preset list, then --preset-file files, are merged in order, under the scenario file") {
   ScratchDir dir("preset-list");
-  dir.write("fast-disk.json", R"({"description": "x", "hardware": {"device": "nvme", "cpus": 4}})");
-  dir.write("more-cpus.json", R"({"hardware": {"cpus": 16}})");
+  LoadOptions options;
+  options.preset_files = {dir.write("fast-disk.json", R"({"description": "x", "hardware": {"device": "nvme", "cpus": 4}})"),
+                          dir.write("more-cpus.json", R"({"hardware": {"cpus": 16}})")};
   use_source_presets();
-  const json doc = {{"preset", {"box/e1-host", "fast-disk.json", "more-cpus.json"}},
-                    {"hardware", {{"ram", "32GB"}}}};
-  const Plan plan = load_plan(doc, dir.path());
+  const json doc = {{"preset", {"box/e1-host"}}, {"hardware", {{"ram", "32GB"}}}};
+  const Plan plan = load_plan(doc, dir.path(), options);
   const Scenario& s = only(plan);
   CHECK(s.hardware.device == "nvme");   // fast-disk.json over box/e1-host
   CHECK(s.hardware.cpus == 16);         // more-cpus.json over fast-disk.json
@@ -148,11 +148,13 @@ TEST_CASE("errors name the layer a bad value came from") {
         std::vector<std::string>{"--set postgres.shared_buffers: expected PATH=VALUE, e.g. postgres.shared_buffers=2GB"});
 
   ScratchDir dir("bad-fragment");
-  dir.write("bad.json", R"({"os": {"vm.dirty_ratio": 101}, "grid": {}})");
-  CHECK(errors_of({{"preset", {"bad.json"}}}, {}, dir.path()) ==
-        std::vector<std::string>{"bad.json: /grid: unknown section (expected hardware, device, os, postgres, pgbench, "
-                                 "init, warmup, description)",
-                                 "bad.json: /os/vm.dirty_ratio: 101 is out of range (0..100)"});
+  const std::filesystem::path bad = dir.write("bad.json", R"({"os": {"vm.dirty_ratio": 101}, "grid": {}})");
+  LoadOptions with_file;
+  with_file.preset_files = {bad};
+  CHECK(errors_of(json::object(), with_file) ==
+        std::vector<std::string>{bad.string() + ": /grid: unknown section (expected hardware, device, os, postgres, "
+                                 "pgbench, init, warmup, description)",
+                                 bad.string() + ": /os/vm.dirty_ratio: 101 is out of range (0..100)"});
 }
 
 TEST_CASE("an error in a shipped preset is reported with the preset's file") {
@@ -218,23 +220,45 @@ TEST_CASE("a number too large for a double is an error with its place, not a JSO
                                            "(a JSON number here is a double, at most about 1.8e308)"});
 }
 
-TEST_CASE("a scenario file loads relative presets from its own folder") {
+TEST_CASE("a preset list names shipped presets only: a file of one's own comes with --preset-file") {
+  // A scenario from someone else must not read the user's files through its list.
   ScratchDir dir("file-load");
   dir.write("boxes/mine.json", R"({"hardware": {"cpus": 2}})");
   const auto file = dir.write("s.json", R"({"preset": ["boxes/mine.json"], "pgbench": {"clients": 2}})");
   use_source_presets();
-  const Plan plan = load_plan(file);
+  std::vector<std::string> errors;
+  try {
+    load_plan(file);
+  } catch (const ScenarioError& e) {
+    errors = e.messages;
+  }
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].rfind("/preset/0: \"boxes/mine.json\" is not a shipped preset: the list names presets, never "
+                        "files; give a file of your own with --preset-file boxes/mine.json (available: box/e1-host",
+                        0) == 0);
+  for (const char* name : {"/etc/hostname.json", "../x.json", "~/.ssh/id_rsa"}) {
+    const auto refused = errors_of({{"preset", {name}}});
+    REQUIRE(refused.size() == 1);
+    CHECK(refused[0].find("--preset-file " + std::string(name)) != std::string::npos);
+  }
+  // Given on the command line, the same file is read.
+  LoadOptions options;
+  options.preset_files = {dir.path() / "boxes/mine.json"};
+  const Plan plan = load_plan(json{{"pgbench", {{"clients", 2}}}}, dir.path(), options);
   CHECK(plan.points.at(0).scenario.hardware.cpus == 2);
-  CHECK(plan.points.at(0).scenario.pgbench.clients == 2);
+  options.preset_files = {dir.path() / "none.json"};
+  CHECK(errors_of(json::object(), options) ==
+        std::vector<std::string>{"--preset-file " + (dir.path() / "none.json").string() + ": no such file"});
 }
 
 TEST_CASE("a preset by name is a shipped one: a name cannot climb out of the presets folder") {
   const auto errors = errors_of({{"preset", {"../../../../../../etc/hostname"}}});
   REQUIRE(errors.size() == 1);
-  CHECK(errors[0].rfind("/preset/0: unknown preset \"../../../../../../etc/hostname\" (available: box/e1-host", 0) == 0);
+  CHECK(errors[0].rfind("/preset/0: \"../../../../../../etc/hostname\" is not a shipped preset", 0) == 0);
   // os/linux-3.2 is shipped: found; the same file reached through a detour is not.
   CHECK(errors_of({{"preset", {"os/linux-3.2"}}}).empty());
   CHECK(errors_of({{"preset", {"box/../os/linux-3.2"}}}).size() == 1);
+  CHECK(errors_of({{"preset", {"box/e1-hots"}}}).at(0).rfind("/preset/0: unknown preset \"box/e1-hots\" (available:", 0) == 0);
 }
 
 TEST_CASE("a device preset's destage settings are read in their units and checked with their JSON path") {

@@ -167,15 +167,15 @@ TEST_CASE("a pgbench command line gives the settings its options name, in pgbenc
 TEST_CASE("a pgbench command's run length replaces the other one, and its options are checked as pgbench does") {
   // -t replaces a duration laid below it (a preset fragment's), -T a transaction count.
   const testing::ScratchDir dir("paste-length");
-  dir.write("long.json", R"({"pgbench": {"duration": "10min"}})");
-  dir.write("counted.json", R"({"pgbench": {"transactions": 100}})");
-  const std::string folder = dir.path().filename().string();
-  const json by_count = resolved({{"preset", {folder + "/long.json"}}, {"pgbench", {{"command", "pgbench -t 500"}}}},
-                                 "pgbench");
+  LoadOptions long_run, counted;
+  long_run.preset_files = {dir.write("long.json", R"({"pgbench": {"duration": "10min"}})")};
+  counted.preset_files = {dir.write("counted.json", R"({"pgbench": {"transactions": 100}})")};
+  const json by_count =
+      load({{"pgbench", {{"command", "pgbench -t 500"}}}}, long_run).points.at(0).scenario.resolved.at("pgbench");
   CHECK(by_count.at("transactions") == 500);
   CHECK(by_count.at("duration") == "0");
-  const json by_time = resolved({{"preset", {folder + "/counted.json"}}, {"pgbench", {{"command", "pgbench -T 60"}}}},
-                                "pgbench");
+  const json by_time =
+      load({{"pgbench", {{"command", "pgbench -T 60"}}}}, counted).points.at(0).scenario.resolved.at("pgbench");
   CHECK(by_time.at("transactions") == 0);
   CHECK(by_time.at("duration") == "1min");
   // A JSON key beside the command is the user's own: both lengths at once is pgbench's error.
