@@ -7,6 +7,7 @@
 #include "scenarios/resolve.h"
 
 #include "models/postgres/version.h"
+#include "scenarios/limits.h"
 
 #include <algorithm>
 #include <optional>
@@ -244,10 +245,12 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
     s.wal_device = s.hardware.wal_device.empty() ? s.device
                                                  : read_device(s.hardware.wal_device, schemas, presets, errors);
   }
+  if (errors.size() == before_hardware) check_device_figures(layers, s, errors);
   const bool hardware_ok = errors.size() == before_hardware;
 
   const std::size_t before_os = errors.size();
   schemas.os.parse(layers.section("os"), layers.origins("os"), s.os, errors);
+  if (errors.size() == before_os) check_os_limits(layers, s, errors);
   const bool os_ok = errors.size() == before_os;
 
   const std::size_t before_postgres = errors.size();
@@ -260,6 +263,7 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
     check_page_cache_room(layers, s, errors);
   }
   if (errors.size() == before_postgres) check_wal_size_settings(layers, s, errors);
+  const bool postgres_ok = errors.size() == before_postgres;
 
   const std::size_t before_pgbench = errors.size();
   schemas.pgbench.parse(layers.section("pgbench"), layers.origins("pgbench"), s.pgbench, errors);
@@ -270,6 +274,7 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
   }
   // The warmup's checks would repeat the run's errors: only on a clean run.
   const bool pgbench_ok = errors.size() == before_pgbench;
+  if (hardware_ok && postgres_ok && pgbench_ok) check_database_fits(layers, s, errors);
 
   schemas.init.parse(layers.section("init"), layers.origins("init"), s.init, errors);
 

@@ -54,7 +54,7 @@ inline OsConfig profile(const std::string& kernel) {
   c.sync_file_range_mode = sim::enum_from_name(kSyncModeNames, os.at("sync_file_range_mode").get<std::string>()).value();
   c.block_layer = sim::enum_from_name(kBlockLayerNames, os.at("block_layer").get<std::string>()).value();
   c.scheduler = sim::enum_from_name(kSchedulerNames, os.at("scheduler").get<std::string>()).value();
-  c.nr_requests = os.at("nr_requests");
+  c.nr_requests = os.value("nr_requests", 0);  // absent: the kernel's default
   c.read_ahead_kb = parse_kb(os.at("read_ahead_kb"));
   c.max_sectors_kb = parse_kb(os.at("max_sectors_kb"));
   c.commit_interval = std::stoll(os.at("commit_interval").get<std::string>()) * sim::kSecond;  // "5s"
