@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+#include "scenarios/same_layer.h"
+
 namespace ckptsim::scenarios {
 
 Layers::Layers() {
@@ -17,13 +19,23 @@ Layers::Layers() {
 }
 
 void Layers::set(const std::string& section, const std::string& key, const json& value, std::string where) {
+  if (section == "os") {
+    // dirty_ratio_handler: writing a ratio zeroes its bytes sysctl, so the later one wins.
+    if (const auto bytes = bytes_zeroed_by(key)) {
+      sections_.at(section)[*bytes] = 0;
+      origins_.at(section).set(*bytes, where);
+    }
+  }
   sections_.at(section)[key] = value;
   origins_.at(section).set(key, std::move(where));
 }
 
 void Layers::set_under(const std::string& section, const std::string& key, const json& value,
                        std::string where) {
-  if (!has(section, key)) set(section, key, value, std::move(where));
+  // Below every explicit value: no kernel write rule, which would clear a value laid above.
+  if (has(section, key)) return;
+  sections_.at(section)[key] = value;
+  origins_.at(section).set(key, std::move(where));
 }
 
 void Layers::erase(const std::string& section, const std::string& key) { sections_.at(section).erase(key); }

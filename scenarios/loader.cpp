@@ -13,6 +13,7 @@
 #include "scenarios/paste.h"
 #include "scenarios/presets.h"
 #include "scenarios/resolve.h"
+#include "scenarios/same_layer.h"
 #include "scenarios/scenario.h"
 #include "scenarios/settings.h"
 
@@ -42,15 +43,16 @@ std::string paste_key(const std::string& section) {
 }
 
 // Lays a section's pasted text as settings; the real names it ignores go
-// into one warning.
-void lay_pasted(const std::string& section, const json& text, const std::string& where, const Schemas& schemas,
-                Layers& layers, Errors& errors, std::vector<std::string>& warnings) {
+// into one warning. Returns the settings laid.
+std::vector<PastedSetting> lay_pasted(const std::string& section, const json& text, const std::string& where,
+                                      const Schemas& schemas, Layers& layers, Errors& errors,
+                                      std::vector<std::string>& warnings) {
   if (!text.is_string()) {
     errors.add(where, shown(text) + " is not a string of " +
                           (section == "postgres" ? "postgresql.conf lines"
                            : section == "os"     ? "sysctl.conf lines"
                                                  : "a pgbench command line"));
-    return;
+    return {};
   }
   const std::string& body = text.get_ref<const std::string&>();
   const Pasted pasted = section == "postgres" ? paste_postgresql_conf(body, where, schemas.names(section), errors)
@@ -66,11 +68,13 @@ void lay_pasted(const std::string& section, const json& text, const std::string&
   if (!pasted.unmodelled.empty()) {
     warnings.push_back(where + ": ckptsim does not model " + joined(pasted.unmodelled, ", ") + "; ignored");
   }
+  return pasted.settings;
 }
 
 // Lays the sections of a scenario file (prefix "") or of a preset-list
 // fragment (prefix "<file>: "), over what lies below. A section's pasted text
-// lies under its JSON keys, wherever it stands among them.
+// is laid first, then its JSON keys; one setting written both ways is an
+// error (same_layer.h), so the order only matters for keys a text clears.
 void lay_sections(const json& doc, const std::string& prefix, const std::vector<std::string>& allowed,
                   const Schemas& schemas, Layers& layers, Errors& errors, std::vector<std::string>& warnings) {
   for (const auto& [key, value] : doc.items()) {
@@ -87,10 +91,19 @@ void lay_sections(const json& doc, const std::string& prefix, const std::vector<
         continue;
       }
       const std::string pasted = paste_key(key);
-      if (value.contains(pasted)) lay_pasted(key, value.at(pasted), where + "/" + pasted, schemas, layers, errors, warnings);
-      for (const auto& [name, setting] : value.items()) {
-        if (name != pasted) layers.set(key, name, setting, where + "/" + name);
+      std::vector<Written> written;
+      if (value.contains(pasted)) {
+        for (const PastedSetting& p :
+             lay_pasted(key, value.at(pasted), where + "/" + pasted, schemas, layers, errors, warnings)) {
+          if (!p.value.is_null()) written.push_back({p.key, p.value, p.where, true});
+        }
       }
+      for (const auto& [name, setting] : value.items()) {
+        if (name == pasted) continue;
+        layers.set(key, name, setting, where + "/" + name);
+        written.push_back({name, setting, where + "/" + name, false});
+      }
+      check_one_layer(key, written, errors);
     }
   }
 }
@@ -219,6 +232,9 @@ std::vector<GridAxis> read_grid(const json& grid, const Schemas& schemas, Errors
     if (repeated) continue;
     axes.push_back({path, setting->first, setting->second, {values.begin(), values.end()}});
   }
+  std::vector<std::pair<std::string, std::vector<json>>> paths;
+  for (const GridAxis& axis : axes) paths.emplace_back(axis.path, axis.values);
+  check_grid_pairs(paths, errors);
   return axes;
 }
 

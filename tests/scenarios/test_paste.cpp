@@ -50,11 +50,69 @@ TEST_CASE("postgresql.conf text gives the settings its JSON keys give, as the se
   CHECK(pasted.at("shared_buffers") == "4GB");
   CHECK(pasted.at("checkpoint_flush_after") == "256kB");
 
-  SUBCASE("the section's JSON keys win over its pasted text, wherever they stand") {
-    const json both = resolved({{"postgres", {{"shared_buffers", "1GB"}, {"conf", conf}}}}, "postgres");
-    CHECK(both.at("shared_buffers") == "1GB");
-    CHECK(both.at("checkpoint_timeout") == "15min");
-  }
+}
+
+TEST_CASE("a setting given both by pasted text and by a JSON key of the same section is an error naming both") {
+  // Neither silently wins: one object has no order, and both were written by the user.
+  CHECK(errors_of({{"postgres", {{"shared_buffers", "1GB"}, {"conf", "shared_buffers = 2GB\nshared_buffers = 4GB\n"}}}}) ==
+        std::vector<std::string>{"/postgres/shared_buffers: \"1GB\" is also set by /postgres/conf: line 2 (\"4GB\"): "
+                                 "give shared_buffers once, in the pasted text or as a JSON key"});
+  CHECK(errors_of({{"pgbench", {{"clients", 8}, {"command", "pgbench -c 4 -j 2 -T 60"}}}}) ==
+        std::vector<std::string>{"/pgbench/clients: 8 is also set by /pgbench/command: -c (\"4\"): give clients once, "
+                                 "in the pasted text or as a JSON key"});
+  CHECK(errors_of({{"warmup", {{"duration", "1min"}, {"command", "pgbench -S -T 60"}}}}).at(0).rfind(
+            "/warmup/duration: \"1min\" is also set by /warmup/command: -T", 0) == 0);
+  CHECK(errors_of({{"os", {{"vm.dirty_ratio", 10}, {"sysctl", "vm.dirty_ratio = 5"}}}}) ==
+        std::vector<std::string>{"/os/vm.dirty_ratio: 10 is also set by /os/sysctl: line 1 (\"5\"): give "
+                                 "vm.dirty_ratio once, in the pasted text or as a JSON key"});
+  // Different settings in the two ways, and pasted text under a later layer, are fine.
+  CHECK(errors_of({{"postgres", {{"shared_buffers", "1GB"}, {"conf", "checkpoint_timeout = 15min"}}}}).empty());
+  LoadOptions options;
+  options.sets = {"postgres.shared_buffers=512MB"};
+  CHECK(load({{"postgres", {{"conf", "shared_buffers = 2GB"}}}}, options).points.at(0).scenario.postgres.shared_buffers ==
+        512 * sim::kMiB);
+}
+
+TEST_CASE("pasted sysctl lines follow the kernel: writing a dirty ratio zeroes its bytes, the later line wins") {
+  // dirty_ratio_handler sets vm_dirty_bytes = 0; vm.dirty_bytes, when not 0, rules over the ratio.
+  const Scenario ratio_last =
+      load({{"os", {{"sysctl", "vm.dirty_bytes = 268435456\nvm.dirty_ratio = 10\n"
+                               "vm.dirty_background_bytes = 67108864\nvm.dirty_background_ratio = 3\n"}}}})
+          .points.at(0)
+          .scenario;
+  CHECK(ratio_last.os.dirty_bytes == 0);
+  CHECK(ratio_last.os.dirty_ratio == 10);
+  CHECK(ratio_last.os.dirty_background_bytes == 0);
+  CHECK(ratio_last.os.dirty_background_ratio == 3);
+  const Scenario bytes_last =
+      load({{"os", {{"sysctl", "vm.dirty_ratio = 10\nvm.dirty_bytes = 268435456\n"}}}}).points.at(0).scenario;
+  CHECK(bytes_last.os.dirty_bytes == 256 * sim::kMiB);
+  // Between layers too: a ratio given with --set clears the bytes a fragment or the file set.
+  LoadOptions options;
+  options.sets = {"os.vm.dirty_ratio=30"};
+  const Scenario set_ratio = load({{"os", {{"vm.dirty_bytes", "256MB"}}}}, options).points.at(0).scenario;
+  CHECK(set_ratio.os.dirty_bytes == 0);
+  CHECK(set_ratio.os.dirty_ratio == 30);
+  // A grid over the ratio, beside bytes in the file: each point's ratio rules.
+  CHECK(load({{"os", {{"vm.dirty_bytes", "256MB"}}}, {"grid", {{"os.vm.dirty_ratio", {5, 10}}}}})
+            .points.at(1)
+            .scenario.os.dirty_bytes == 0);
+}
+
+TEST_CASE("a dirty ratio and a non-zero dirty bytes in one layer is an error naming both") {
+  CHECK(errors_of({{"os", {{"vm.dirty_ratio", 10}, {"vm.dirty_bytes", "256MB"}}}}) ==
+        std::vector<std::string>{"/os/vm.dirty_bytes: \"256MB\" is given together with /os/vm.dirty_ratio (10): the "
+                                 "kernel keeps only the last written of vm.dirty_ratio and vm.dirty_bytes (writing one "
+                                 "zeroes the other); give one"});
+  CHECK(errors_of({{"os", {{"vm.dirty_background_bytes", "64MB"}, {"sysctl", "vm.dirty_background_ratio = 5"}}}}) ==
+        std::vector<std::string>{"/os/vm.dirty_background_bytes: \"64MB\" is given together with /os/sysctl: line 1 "
+                                 "(\"5\"): the kernel keeps only the last written of vm.dirty_background_ratio and "
+                                 "vm.dirty_background_bytes (writing one zeroes the other); give one"});
+  CHECK(errors_of({{"grid", {{"os.vm.dirty_ratio", {10, 20}}, {"os.vm.dirty_bytes", {0, "256MB"}}}}}) ==
+        std::vector<std::string>{"/grid/os.vm.dirty_bytes: varies together with /grid/os.vm.dirty_ratio: the kernel "
+                                 "keeps only the last written of the two; vary one"});
+  // 0 bytes is "the ratio applies", as the presets write it.
+  CHECK(errors_of({{"os", {{"vm.dirty_ratio", 10}, {"vm.dirty_bytes", 0}}}}).empty());
 }
 
 TEST_CASE("real PostgreSQL parameters that ckptsim does not model are listed once in a warning") {
