@@ -8,6 +8,7 @@
 
 #include "models/postgres/version.h"
 #include "scenarios/limits.h"
+#include "scenarios/version_gates.h"
 
 #include <algorithm>
 #include <optional>
@@ -231,6 +232,8 @@ void read_minor_release(Layers& layers, const std::vector<std::string>& releases
 Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Errors& errors) {
   Scenario s;
   read_minor_release(layers, presets.names("postgres"));
+  refuse_unmodelled_values(layers, errors);
+  const json written_postgres = layers.section("postgres");  // before the version preset lies under it
   lay_preset_under(layers, "postgres", chosen(layers, "postgres", "version", s.postgres.version),
                    presets, errors);
   read_wal_sizes_as_segments(layers, chosen(layers, "postgres", "version", s.postgres.version));
@@ -263,6 +266,7 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
     check_page_cache_room(layers, s, errors);
   }
   if (errors.size() == before_postgres) check_wal_size_settings(layers, s, errors);
+  if (errors.size() == before_postgres) check_version_gates(written_postgres, layers, s, errors);
   const bool postgres_ok = errors.size() == before_postgres;
 
   const std::size_t before_pgbench = errors.size();

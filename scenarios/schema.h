@@ -176,6 +176,31 @@ class Schema {
     fields_.push_back(std::move(field));
     return *this;
   }
+  // A word of the enum's table, or a boolean read as `on` / `off` (a GUC that
+  // was a boolean before it took methods, as wal_compression in 15).
+  template <class E, std::size_t N>
+  Schema& choice_or_boolean(std::string name, E Config::*member, const sim::EnumNames<E, N>& names, E on, E off) {
+    Field field{std::move(name), nullptr, nullptr};
+    field.read = [member, &names, on, off](const json& v, Config& out, std::string& expected) {
+      if (v.is_string()) {
+        if (const auto value = sim::enum_from_name(names, v.get<std::string>())) {
+          out.*member = *value;
+          return true;
+        }
+      }
+      if (const auto flag = parse_bool(v)) {
+        out.*member = *flag ? on : off;
+        return true;
+      }
+      std::string list;
+      for (const auto& [text, value] : names) list += (list.empty() ? "" : ", ") + std::string(text);
+      expected = "is not a boolean or one of " + list;
+      return false;
+    };
+    field.write = [member, &names](const Config& c) { return json(std::string(sim::enum_name(names, c.*member))); };
+    fields_.push_back(std::move(field));
+    return *this;
+  }
   Schema& text(std::string name, std::string Config::*member) {
     Field field{std::move(name), nullptr, nullptr};
     field.read = [member](const json& v, Config& out, std::string& expected) {

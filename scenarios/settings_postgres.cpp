@@ -34,7 +34,10 @@ void describe_postgres(Schema<postgres::PostgresConfig>& s) {
       .bytes("backend_flush_after", &PostgresConfig::backend_flush_after, kBlock, 0, 2 * kMiB)
       .bytes_or_auto("wal_buffers", &PostgresConfig::wal_buffers, kBlock, 64 * kKiB, 2 * kGiB)
       .boolean("full_page_writes", &PostgresConfig::full_page_writes)
-      .boolean("wal_compression", &PostgresConfig::wal_compression)
+      .choice_or_boolean("wal_compression", &PostgresConfig::wal_compression, postgres::kWalCompressionNames,
+                         postgres::WalCompression::Pglz, postgres::WalCompression::Off)
+      .boolean("fsync", &PostgresConfig::fsync)
+      .choice("wal_sync_method", &PostgresConfig::wal_sync_method, postgres::kWalSyncMethodNames)
       // Without a synchronous standby (none is modelled), local, remote_write and
       // remote_apply wait for the local WAL flush, as on does (SyncRepWaitForLSN).
       .boolean("synchronous_commit", &PostgresConfig::synchronous_commit, {"local", "remote_write", "remote_apply"})

@@ -284,6 +284,11 @@ sim::Task<> Checkpointer::sync_phase(PgProc& proc, CheckpointEnd& end) {
   std::int64_t longest_us = 0;
   for (const SegmentId seg : to_sync) {
     if (!queue_.pending(seg)) continue;
+    if (!config_.fsync) {
+      // ProcessSyncRequests: with fsync off each entry is dropped, unsynced and uncounted (sync files=0).
+      queue_.forget(seg);
+      continue;
+    }
     if (--absorb_counter <= 0) {
       queue_.absorb();
       absorb_counter = kFsyncsPerAbsorb;

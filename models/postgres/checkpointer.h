@@ -24,7 +24,8 @@
 // up to 9.1 it instead runs one BgBufferSync round and naps bgwriter_delay,
 // so LRU cleaning stops whenever the checkpoint is behind and during the
 // whole sync phase. Sync phase: fsync every segment file with pending
-// requests, back to back, absorbing the queue every 10 fsyncs.
+// requests, back to back, absorbing the queue every 10 fsyncs; with
+// fsync = off, drop the requests without a call (sync files=0).
 //
 // Left out: tablespace balancing (one tablespace), SLRU flushes, restartpoints,
 // shutdown checkpoints, archive_timeout.

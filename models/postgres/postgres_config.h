@@ -13,9 +13,24 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/enum_names.h"
 #include "sim/time.h"
 
 namespace ckptsim::postgres {
+
+// wal_sync_method, as issue_xlog_fsync (xlog.c) uses it. Only the methods
+// that sync after write() are modelled; open_datasync / open_sync (O_DSYNC /
+// O_SYNC writes) are refused by the scenario loader.
+enum class WalSyncMethod : std::uint8_t { Fdatasync, Fsync };
+inline constexpr sim::EnumNames<WalSyncMethod, 2> kWalSyncMethodNames{
+    {{"fdatasync", WalSyncMethod::Fdatasync}, {"fsync", WalSyncMethod::Fsync}}};
+
+// wal_compression: a boolean from 9.5 (on = pglz), a method from 15.
+enum class WalCompression : std::uint8_t { Off, Pglz, Lz4, Zstd };
+inline constexpr sim::EnumNames<WalCompression, 4> kWalCompressionNames{{{"off", WalCompression::Off},
+                                                                        {"pglz", WalCompression::Pglz},
+                                                                        {"lz4", WalCompression::Lz4},
+                                                                        {"zstd", WalCompression::Zstd}}};
 
 struct PostgresConfig {
   std::string version = "15";
@@ -37,7 +52,13 @@ struct PostgresConfig {
   sim::Bytes backend_flush_after = 0;                 // 9.6+
   sim::Bytes wal_buffers = -1;                        // -1: 1/32 of shared_buffers, 64kB..16MB
   bool full_page_writes = true;
-  bool wal_compression = false;                       // 9.5+: full-page images compressed (~3x for pgbench pages)
+  // 9.5+: full-page images compressed (~3x for pgbench pages, taken for every method).
+  WalCompression wal_compression = WalCompression::Off;
+  // fsync = off: pg_fsync, pg_fdatasync and pg_flush_data return at once and
+  // issue_xlog_fsync and ProcessSyncRequests skip their syncs (fd.c, xlog.c,
+  // sync.c / md.c before 12): no fsync, fdatasync or sync_file_range reaches the kernel.
+  bool fsync = true;
+  WalSyncMethod wal_sync_method = WalSyncMethod::Fdatasync;  // the Linux default
   bool synchronous_commit = true;
   sim::Duration wal_writer_delay = 200 * sim::kMillisecond;
   sim::Bytes wal_writer_flush_after = 1 * sim::kMiB;  // 9.6+, 0: flush every round

@@ -92,6 +92,7 @@ sim::Task<SegmentId> Relations::extend(const PgProc& proc, RelationId rel_id) {
 }
 
 sim::Task<> Relations::fsync(const PgProc& proc, SegmentId seg) {
+  if (!enable_fsync_) co_return;  // pg_fsync: the changes stay unsynced
   SegmentFile& s = segment(seg);
   s.syncing_since = older(s.syncing_since, s.unsynced_since);
   s.unsynced_since = 0;
@@ -106,6 +107,7 @@ sim::Task<> Relations::fsync(const PgProc& proc, SegmentId seg) {
 
 sim::Task<> Relations::writeback(const PgProc& proc, SegmentId seg, std::int64_t first_block_in_seg,
                                  std::int64_t count) {
+  if (!enable_fsync_) co_return;  // pg_flush_data skips when fsyncs are disabled
   const WaitScope waiting = report_wait(proc, WaitEvent::DataFileFlush);
   co_await fs_.sync_file_range(*proc.task, segment(seg).file, first_block_in_seg, count);
 }

@@ -71,7 +71,7 @@ sim::Task<Lsn> Wal::insert(const PgProc& proc, int record_bytes, const Lsn* page
   ++records_total_;
   first_changes_total_ += first_change;
   if (first_change && config_.full_page_writes) {
-    size += config_.wal_compression && version_.at_least(90500) ? kFullPageImageBytes / 3 : kFullPageImageBytes;
+    size += config_.wal_compression != WalCompression::Off ? kFullPageImageBytes / 3 : kFullPageImageBytes;
     ++stats_.wal_fpi;
   }
   const Lsn end = advance(insert_, size);
@@ -139,24 +139,31 @@ sim::Task<> Wal::write(const PgProc& proc, Lsn upto, bool flush) {
     written_ = piece_end;
     if (piece_end == seg_end) {
       // A finished segment is synced at once, then may trigger a checkpoint.
-      {
-        const WaitScope waiting = report_wait(proc, WaitEvent::WalSync);
-        co_await fs_.fdatasync(*proc.task, file);
-      }
-      ++stats_.wal_sync;
+      co_await issue_xlog_fsync(proc, file);
       flushed_ = std::max(flushed_, piece_end);
       if (on_segment_done_) on_segment_done_(segno);
     }
   }
   if (flush && flushed_ < upto) {
     const os::FileId file = co_await open_segment(proc, (upto - 1) / kWalSegmentBytes);
-    {
-      const WaitScope waiting = report_wait(proc, WaitEvent::WalSync);
-      co_await fs_.fdatasync(*proc.task, file);
-    }
-    ++stats_.wal_sync;
+    co_await issue_xlog_fsync(proc, file);
     flushed_ = std::max(flushed_, upto);
   }
+}
+
+// issue_xlog_fsync: nothing with fsync off (not even the wal_sync count),
+// else fdatasync or fsync as wal_sync_method says.
+sim::Task<> Wal::issue_xlog_fsync(const PgProc& proc, os::FileId file) {
+  if (!config_.fsync) co_return;
+  {
+    const WaitScope waiting = report_wait(proc, WaitEvent::WalSync);
+    if (config_.wal_sync_method == WalSyncMethod::Fsync) {
+      co_await fs_.fsync(*proc.task, file);
+    } else {
+      co_await fs_.fdatasync(*proc.task, file);
+    }
+  }
+  ++stats_.wal_sync;
 }
 
 sim::Task<os::FileId> Wal::open_segment(const PgProc& proc, std::int64_t segno) {
@@ -172,8 +179,10 @@ sim::Task<os::FileId> Wal::open_segment(const PgProc& proc, std::int64_t segno) 
     const WaitScope waiting = report_wait(proc, WaitEvent::WalInitWrite);
     co_await fs_.write(*proc.task, file, 0, kBlocksPerWalSegment);
   }
-  const WaitScope waiting = report_wait(proc, WaitEvent::WalInitSync);
-  co_await fs_.fsync(*proc.task, file);
+  if (config_.fsync) {  // pg_fsync
+    const WaitScope waiting = report_wait(proc, WaitEvent::WalInitSync);
+    co_await fs_.fsync(*proc.task, file);
+  }
   co_return file;
 }
 
@@ -282,7 +291,7 @@ Lsn Wal::durable_lsn(Lsn from) const {
       const Lsn hole = std::max(pos, seg_start + unstable.front() * kWalPageBytes);
       // XLogWrite rewrites the last partial page with the same bytes in front: a
       // rewrite in flight leaves what an honoured fdatasync already made stable.
-      return fs_.fsync_is_durable(file) ? std::max(hole, std::min(flushed_, written_)) : hole;
+      return config_.fsync && fs_.fsync_is_durable(file) ? std::max(hole, std::min(flushed_, written_)) : hole;
     }
     pos = seg_end;
   }

@@ -19,8 +19,9 @@
 // commit_siblings other transactions are open.
 //
 // XLogWrite writes whole WAL pages (the partial last page again next time)
-// into 16 MB segment files on the Wal volume, fdatasyncs each segment as it
-// is finished and reports it (the WAL-volume checkpoint trigger). A segment
+// into 16 MB segment files on the Wal volume, fdatasyncs (or fsyncs, by
+// wal_sync_method; nothing with fsync off) each segment as it is finished and
+// reports it (the WAL-volume checkpoint trigger). A segment
 // without a file is created and zero-filled by whoever enters it
 // (XLogFileInit). At checkpoint end, old segments are recycled into future
 // names up to the version's target or removed.
@@ -123,6 +124,7 @@ class Wal {
   static Lsn advance(Lsn pos, std::int64_t bytes);
   sim::Task<> write(const PgProc& proc, Lsn upto, bool flush);
   sim::Task<os::FileId> open_segment(const PgProc& proc, std::int64_t segno);
+  sim::Task<> issue_xlog_fsync(const PgProc& proc, os::FileId file);
   os::FileId& file_of(std::int64_t segno);
   bool enough_siblings() const;
 

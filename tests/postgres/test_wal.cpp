@@ -59,7 +59,7 @@ TEST_CASE("full_page_writes off: no images; wal_compression: a third of the imag
   for (const bool fpw : {false, true}) {
     PostgresConfig cfg = config_for("15");
     cfg.full_page_writes = fpw;
-    cfg.wal_compression = true;
+    cfg.wal_compression = WalCompression::Pglz;
     Rig rig(cfg);
     Server& server = rig.make();
     const RelationId rel = server.create_relation("t", 50);

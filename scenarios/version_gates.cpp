@@ -1,0 +1,70 @@
+// scenarios/version_gates.cpp
+//
+// Sources: each release's guc.c (the parameter table: name, min, max).
+//   checkpoint_flush_after, bgwriter_flush_after, backend_flush_after,
+//   wal_writer_flush_after: new in 9.6.
+//   wal_compression: new in 9.5 as a boolean; pglz / lz4 / zstd from 15.
+//   bgwriter_lru_maxpages: 0..1000 until 9.6, 0..INT_MAX/2 from 10.
+//   checkpoint_timeout: 30s..1h until 9.5, 30s..1d from 9.6.
+#include "scenarios/version_gates.h"
+
+#include <array>
+
+#include "models/postgres/version.h"
+
+namespace ckptsim::scenarios {
+
+void refuse_unmodelled_values(Layers& layers, Errors& errors) {
+  const json& method = layers.section("postgres").value("wal_sync_method", json());
+  if (!method.is_string()) return;
+  const std::string value = method.get<std::string>();
+  std::string why;
+  if (value == "open_datasync" || value == "open_sync") {
+    why = " is not modelled: WAL written with O_" + std::string(value == "open_sync" ? "SYNC" : "DSYNC") +
+          " syncs inside each write(), which ckptsim's file system does not do; use fdatasync (the Linux default) "
+          "or fsync";
+  } else if (value == "fsync_writethrough") {
+    why = " is not available on Linux (PostgreSQL refuses it there); use fdatasync or fsync";
+  } else {
+    return;
+  }
+  errors.add(layers.origins("postgres").of("wal_sync_method"), shown(method) + why);
+  layers.erase("postgres", "wal_sync_method");
+}
+
+void check_version_gates(const json& written, const Layers& layers, const Scenario& s, Errors& errors) {
+  const postgres::Version version(s.postgres.version);
+  const Origins& origins = layers.origins("postgres");
+  const std::string release = "PostgreSQL " + s.postgres.version;
+  const auto missing = [&](const char* key, const char* came_with) {
+    errors.add(origins.of(key), release + " has no " + key + " (it came with " + came_with + ")");
+  };
+  if (!version.at_least(90600)) {
+    for (const char* key : {"checkpoint_flush_after", "bgwriter_flush_after", "backend_flush_after",
+                            "wal_writer_flush_after"}) {
+      if (written.contains(key)) missing(key, "9.6");
+    }
+    if (written.contains("checkpoint_timeout") && s.postgres.checkpoint_timeout > sim::kHour) {
+      errors.add(origins.of("checkpoint_timeout"),
+                 format_duration(s.postgres.checkpoint_timeout) + " is out of range for " + release +
+                     " (30s..1h; 9.6 raised the limit to 1d)");
+    }
+  }
+  if (written.contains("wal_compression")) {
+    const json& raw = written.at("wal_compression");
+    const bool method = raw.is_string() && (raw == "pglz" || raw == "lz4" || raw == "zstd");
+    if (!version.at_least(90500)) {
+      missing("wal_compression", "9.5");
+    } else if (method && !version.at_least(150000)) {
+      errors.add(origins.of("wal_compression"), shown(raw) + " is not a boolean: " + release +
+                                                    "'s wal_compression is on or off (pglz, lz4 and zstd came with 15)");
+    }
+  }
+  if (!version.at_least(100000) && written.contains("bgwriter_lru_maxpages") && s.postgres.bgwriter_lru_maxpages > 1000) {
+    errors.add(origins.of("bgwriter_lru_maxpages"),
+               std::to_string(s.postgres.bgwriter_lru_maxpages) + " is out of range for " + release +
+                   " (0..1000; 10 raised the limit to 1073741823)");
+  }
+}
+
+}  // namespace ckptsim::scenarios
