@@ -74,4 +74,15 @@ inline std::vector<std::string> errors_of(const json& doc, const LoadOptions& op
   return {};
 }
 
+// The messages of the ScenarioError that loading the scenario file `file` throws (empty if none).
+inline std::vector<std::string> errors_of_file(const std::filesystem::path& file) {
+  use_source_presets();
+  try {
+    load_plan(file);
+  } catch (const ScenarioError& e) {
+    return e.messages;
+  }
+  return {};
+}
+
 }  // namespace ckptsim::scenarios::testing

@@ -195,13 +195,7 @@ TEST_CASE("an unknown preset is an error listing the available ones") {
 TEST_CASE("a file that is not JSON is reported with its line and column") {
   ScratchDir dir("bad-json");
   const auto file = dir.write("s.json", "{\n  \"postgres\": {\n    \"shared_buffers\": 2GB\n  }\n}\n");
-  use_source_presets();
-  std::vector<std::string> errors;
-  try {
-    load_plan(file);
-  } catch (const ScenarioError& e) {
-    errors = e.messages;
-  }
+  const std::vector<std::string> errors = testing::errors_of_file(file);
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].starts_with(file.string() + ": invalid JSON at line 3, column 24: "));
 }
@@ -225,13 +219,7 @@ TEST_CASE("a preset list names shipped presets only: a file of one's own comes w
   ScratchDir dir("file-load");
   dir.write("boxes/mine.json", R"({"hardware": {"cpus": 2}})");
   const auto file = dir.write("s.json", R"({"preset": ["boxes/mine.json"], "pgbench": {"clients": 2}})");
-  use_source_presets();
-  std::vector<std::string> errors;
-  try {
-    load_plan(file);
-  } catch (const ScenarioError& e) {
-    errors = e.messages;
-  }
+  const std::vector<std::string> errors = testing::errors_of_file(file);
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].rfind("/preset/0: \"boxes/mine.json\" is not a shipped preset: the list names presets, never "
                         "files; give a file of your own with --preset-file boxes/mine.json (available: box/e1-host",
