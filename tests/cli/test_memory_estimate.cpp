@@ -51,7 +51,8 @@ TEST_CASE("a grid is refused when the points that run at once exceed the memory 
 TEST_CASE("ckptsim run refuses, exit 2 and nothing written, a grid that this machine cannot hold") {
   TempDir tmp("memory-run");
   // 16 points of scale 100000 (about 7 GB each) at once: more than any host the project runs on.
-  write_text(tmp / "g.json", R"({"pgbench": {"scale": 100000, "duration": "10s"},
+  // Its 1.4 TB database needs a device larger than the default 1 TB (scenarios/limits.h).
+  write_text(tmp / "g.json", R"({"pgbench": {"scale": 100000, "duration": "10s"}, "device": {"capacity": "2TB"},
     "grid": {"pgbench.clients": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]}})");
   const auto r = run_ckptsim("run " + (tmp / "g.json").string() + " --jobs 16 --out " + (tmp / "out").string(), tmp);
   CHECK(r.exit_code == 2);
