@@ -6,6 +6,8 @@
 //   wal_compression: new in 9.5 as a boolean; pglz / lz4 / zstd from 15.
 //   bgwriter_lru_maxpages: 0..1000 until 9.6, 0..INT_MAX/2 from 10.
 //   checkpoint_timeout: 30s..1h until 9.5, 30s..1d from 9.6.
+//   synchronous_commit: a boolean in 9.0; local from 9.1, remote_write from
+//   9.2, remote_apply from 9.6 (synchronous_commit_options).
 #include "scenarios/version_gates.h"
 
 #include <array>
@@ -58,6 +60,17 @@ void check_version_gates(const json& written, const Layers& layers, const Scenar
     } else if (method && !version.at_least(150000)) {
       errors.add(origins.of("wal_compression"), shown(raw) + " is not a boolean: " + release +
                                                     "'s wal_compression is on or off (pglz, lz4 and zstd came with 15)");
+    }
+  }
+  if (written.contains("synchronous_commit") && written.at("synchronous_commit").is_string()) {
+    const json& raw = written.at("synchronous_commit");
+    constexpr std::array<std::pair<const char*, std::pair<int, const char*>>, 3> kLevels{
+        {{"local", {90100, "9.1"}}, {"remote_write", {90200, "9.2"}}, {"remote_apply", {90600, "9.6"}}}};
+    for (const auto& [level, since] : kLevels) {
+      if (raw == level && !version.at_least(since.first)) {
+        errors.add(origins.of("synchronous_commit"), shown(raw) + " is not a value of " + release +
+                                                         "'s synchronous_commit (it came with " + since.second + ")");
+      }
     }
   }
   if (!version.at_least(100000) && written.contains("bgwriter_lru_maxpages") && s.postgres.bgwriter_lru_maxpages > 1000) {

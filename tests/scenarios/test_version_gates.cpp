@@ -85,3 +85,14 @@ TEST_CASE("fsync = off and wal_sync_method are modelled settings, pasted or as k
         std::vector<std::string>{"/postgres/wal_sync_method: \"fsync_writethrough\" is not available on Linux "
                                  "(PostgreSQL refuses it there); use fdatasync or fsync"});
 }
+
+TEST_CASE("synchronous_commit's levels are checked against the release that has them") {
+  CHECK(errors_of({{"postgres", {{"version", "9.5"}, {"synchronous_commit", "remote_apply"}}}}) ==
+        std::vector<std::string>{"/postgres/synchronous_commit: \"remote_apply\" is not a value of PostgreSQL 9.5's "
+                                 "synchronous_commit (it came with 9.6)"});
+  CHECK(errors_of({{"postgres", {{"conf", "synchronous_commit = local"}, {"version", "9.0"}}}}) ==
+        std::vector<std::string>{"/postgres/conf: line 1: \"local\" is not a value of PostgreSQL 9.0's "
+                                 "synchronous_commit (it came with 9.1)"});
+  CHECK(errors_of({{"postgres", {{"version", "9.2"}, {"synchronous_commit", "remote_write"}}}}).empty());
+  CHECK(errors_of({{"postgres", {{"version", "9.0"}, {"synchronous_commit", "off"}}}}).empty());
+}
