@@ -96,6 +96,7 @@ PgbenchReadings read_progress_log(std::istream& in, const std::filesystem::path&
     previous = std::max(previous, r.time_s);
   }
   out.format = any_failed_field ? "pgbench -P log (15+)" : "pgbench -P log (9.4-14)";
+  out.time_label = TimeLabel::kPrintedAfterEnd;
   return out;
 }
 

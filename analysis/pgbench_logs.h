@@ -36,6 +36,7 @@ struct PgbenchReadings {
   std::int64_t skipped = 0;
   bool has_skipped = false;  // the file reports skipped transactions (-R with -L)
   std::string format;        // e.g. "pgbench -P log (15+)"
+  TimeLabel time_label = TimeLabel::kNearestGridPoint;  // -P lines: kPrintedAfterEnd
 };
 
 // pgbench -P output (analysis/progress_line.h). epoch times

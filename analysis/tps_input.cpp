@@ -66,9 +66,7 @@ TpsInput tps_of_pgbench(const PgbenchReadings& r, const fs::path& name, double i
   TpsInput input;
   input.format = r.format;
   input.interval_s = judged_interval(interval_s, r.interval_s, name);
-  const bool progress_lines = r.format.starts_with("pgbench -P");
-  input.tps = place_on_interval_grid(r.readings, input.interval_s, name, "time",
-                                     progress_lines ? TimeLabel::kPrintedAfterEnd : TimeLabel::kNearestGridPoint);
+  input.tps = place_on_interval_grid(r.readings, input.interval_s, name, "time", r.time_label);
   input.counts.transactions = r.transactions;
   input.counts.skipped = r.skipped;
   input.has_skipped = r.has_skipped;
