@@ -7,14 +7,14 @@
 #include <cmath>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
+
+#include "analysis/progress_line.h"
 
 namespace ckptsim::analysis {
 
 namespace {
 
-constexpr double kMaxTps = 1e9;                     // as for progress.csv: no run exceeds it
 constexpr double kEpochAfter = 1e8;                 // a -P time past this is --progress-timestamp's
 constexpr double kInt64Limit = 9223372036854775808.0;  // 2^63
 
@@ -43,14 +43,9 @@ std::vector<std::string> split_words(const std::string& line) {
   return out;
 }
 
-// pgbench 9.4-17, printProgressReport; the latency fields may read "nan" in
-// an interval without transactions (9.x divides by zero there).
-const std::regex& progress_pattern() {
-  static const std::regex pattern(
-      R"(progress: ([0-9]+(?:\.[0-9]+)?) s, ([0-9]+(?:\.[0-9]+)?) tps, lat [^ ,]+ ms stddev [^ ,]+)"
-      R"((, [0-9]+ failed)?(, lag [^ ,]+ ms)?(, ([0-9]+) skipped)?(, [0-9]+ retried, [0-9]+ retries)?\r?)");
-  return pattern;
-}
+// pgbench prints -P times to 0.1 s ("%.1f s"); epoch times to 1 ms, but
+// their steps are as late as the others.
+constexpr double kProgressResolution = 0.1;
 
 }  // namespace
 
@@ -68,40 +63,31 @@ bool looks_like_aggregate_line(const std::string& line) {
 
 PgbenchReadings read_progress_log(std::istream& in, const std::filesystem::path& name, double interval_s) {
   PgbenchReadings out;
-  bool any_failed_field = false, any_line = false;
+  bool any_failed_field = false;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (!line.starts_with("progress: ")) continue;
-    std::smatch m;
-    if (!std::regex_match(line, m, progress_pattern())) {
-      fail_at(name, number,
-              fmt::format("\"{}\" is not a pgbench -P line (expected \"progress: T s, N tps, lat L ms stddev S...\")",
-                          line.substr(0, 80)));
-    }
-    any_line = true;
-    TimedTps r{0, 0, number};
-    if (!parse_double(m[1].str(), r.time_s)) fail_at(name, number, fmt::format("time {} is not a number", m[1].str()));
-    if (!parse_double(m[2].str(), r.tps) || r.tps > kMaxTps) {
-      fail_at(name, number, fmt::format("tps {} is out of range (0 to 1e9)", m[2].str().substr(0, 40)));
-    }
-    any_failed_field |= m[3].matched;
-    if (m[6].matched) {
+    const ProgressLine p = parse_progress_line(line, name, number);
+    any_failed_field |= p.has_failed;
+    if (p.has_skipped) {
       out.has_skipped = true;
-      std::int64_t skipped = 0;
-      if (!parse_int(m[6].str(), skipped) || __builtin_add_overflow(out.skipped, skipped, &out.skipped)) {
+      if (__builtin_add_overflow(out.skipped, p.skipped, &out.skipped)) {
         fail_at(name, number, "the skipped transactions up to here are more than a 64-bit count holds");
       }
     }
-    out.readings.push_back(r);
+    out.readings.push_back({p.time_s, p.tps, number});
   }
-  if (!any_line) fail_at(name, 1, "no pgbench -P line (\"progress: ...\") in the file");
+  if (out.readings.empty()) fail_at(name, 1, "no pgbench -P line (\"progress: ...\") in the file");
 
   // --progress-timestamp: epoch seconds; the run began one interval before the first report.
-  if (out.readings.front().time_s >= kEpochAfter) {
-    const double step = interval_s > 0 ? interval_s : infer_interval(out.readings);
-    const double start = out.readings.front().time_s - step;
+  std::vector<double> times;
+  const bool epoch = out.readings.front().time_s >= kEpochAfter;
+  if (!epoch) times.push_back(0);
+  for (const TimedTps& r : out.readings) times.push_back(r.time_s);
+  out.interval_s = most_common_step(times, kProgressResolution);
+  if (epoch) {
+    const double start = out.readings.front().time_s - (interval_s > 0 ? interval_s : out.interval_s);
     for (TimedTps& r : out.readings) r.time_s -= start;
-    out.interval_s = step;
   }
   double previous = 0;
   for (const TimedTps& r : out.readings) {
@@ -109,23 +95,34 @@ PgbenchReadings read_progress_log(std::istream& in, const std::filesystem::path&
     if (r.time_s > previous) add_count(out.transactions, r.tps * (r.time_s - previous), name, r.line);
     previous = std::max(previous, r.time_s);
   }
-  if (interval_s > 0) out.interval_s = interval_s;
   out.format = any_failed_field ? "pgbench -P log (15+)" : "pgbench -P log (9.4-14)";
+  out.time_label = TimeLabel::kPrintedAfterEnd;
   return out;
 }
 
 PgbenchReadings read_aggregate_logs(const std::vector<std::filesystem::path>& files, double interval_s) {
+  std::vector<std::ifstream> streams;
+  std::vector<NamedLog> logs;
+  streams.reserve(files.size());
+  for (const auto& file : files) {
+    streams.emplace_back(file, std::ios::binary);
+    if (!streams.back()) throw std::runtime_error(fmt::format("{}: cannot open", file.string()));
+    logs.push_back({file, &streams.back()});
+  }
+  return read_aggregate_streams(logs, interval_s);
+}
+
+PgbenchReadings read_aggregate_streams(const std::vector<NamedLog>& logs, double interval_s) {
   struct Interval {
     std::int64_t transactions = 0, skipped = 0;
     int line = 0;
   };
   std::map<std::int64_t, Interval> intervals;
   std::size_t columns = 0;
-  for (const auto& file : files) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw std::runtime_error(fmt::format("{}: cannot open", file.string()));
+  if (logs.empty()) throw std::invalid_argument("read_aggregate_streams: no log");
+  for (const auto& [file, in] : logs) {
     std::string line;
-    for (int number = 1; std::getline(in, line); ++number) {
+    for (int number = 1; std::getline(*in, line); ++number) {
       const auto words = split_words(line);
       if (words.empty()) continue;
       if (words.size() != 6 && words.size() != 10 && words.size() != 11 && words.size() != 15) {
@@ -156,7 +153,7 @@ PgbenchReadings read_aggregate_logs(const std::vector<std::filesystem::path>& fi
       }
     }
   }
-  const std::filesystem::path& first = files.front();
+  const std::filesystem::path& first = logs.front().name;
   if (intervals.empty()) fail_at(first, 1, "no aggregate log line in the file");
 
   PgbenchReadings out;
@@ -167,11 +164,14 @@ PgbenchReadings read_aggregate_logs(const std::vector<std::filesystem::path>& fi
   for (const auto& [start, interval] : intervals) {
     starts.push_back({static_cast<double>(start - run_start), 0, interval.line});
   }
-  out.interval_s = interval_s > 0 ? interval_s : infer_interval(starts);
+  // interval_start is computed, never late (doLog writes the empty intervals
+  // too): the smallest step is --aggregate-interval.
+  out.interval_s = infer_interval(starts);
+  const double tps_interval = interval_s > 0 ? interval_s : out.interval_s;
   std::size_t i = 0;
   for (const auto& [start, interval] : intervals) {
     TimedTps& r = starts[i++];
-    r.tps = static_cast<double>(interval.transactions) / out.interval_s;
+    r.tps = static_cast<double>(interval.transactions) / tps_interval;
     add_count(out.transactions, static_cast<double>(interval.transactions), first, interval.line);
     if (__builtin_add_overflow(out.skipped, interval.skipped, &out.skipped)) {
       fail_at(first, interval.line, "the skipped transactions up to here are more than a 64-bit count holds");

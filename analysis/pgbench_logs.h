@@ -31,24 +31,33 @@ namespace ckptsim::analysis {
 
 struct PgbenchReadings {
   std::vector<TimedTps> readings;  // seconds from the run's start
-  double interval_s = 0;           // 0: not known from the file (infer it from the times)
+  double interval_s = 0;           // what the log was written at (-P, --aggregate-interval): most_common_step
   std::int64_t transactions = 0;
   std::int64_t skipped = 0;
   bool has_skipped = false;  // the file reports skipped transactions (-R with -L)
   std::string format;        // e.g. "pgbench -P log (15+)"
+  TimeLabel time_label = TimeLabel::kNearestGridPoint;  // -P lines: kPrintedAfterEnd
 };
 
-// pgbench -P output. epoch times (--progress-timestamp) are made relative to
-// the run's start, one interval before the first line (interval_s, or the
-// smallest step between lines when 0). Throws "<file>:<line>: ..." for a
-// "progress:" line of no known shape and for a file with no -P line.
+// pgbench -P output (analysis/progress_line.h). epoch times
+// (--progress-timestamp) are made relative to the run's start, one interval
+// before the first line (interval_s, or the log's own when 0). Throws
+// "<file>:<line>: ..." for a "progress:" line of no known shape or with a
+// number out of range, and for a file with no -P line.
 PgbenchReadings read_progress_log(std::istream& in, const std::filesystem::path& name, double interval_s = 0);
 
 // The aggregate logs of one run, one per thread: intervals with the same
-// interval_start are summed. interval_s = 0 infers --aggregate-interval from
-// the smallest step between interval starts. Throws "<file>:<line>: ..." for
-// a line that is not 6, 10, 11 or 15 numbers, or files of different formats.
+// interval_start are summed, and divided by interval_s (the log's own when 0)
+// for their tps. Throws "<file>:<line>: ..." for a line that is not 6, 10, 11
+// or 15 numbers, or files of different formats.
 PgbenchReadings read_aggregate_logs(const std::vector<std::filesystem::path>& files, double interval_s = 0);
+
+// The same over open streams (fuzz_csv reads them from memory).
+struct NamedLog {
+  std::filesystem::path name;
+  std::istream* in;
+};
+PgbenchReadings read_aggregate_streams(const std::vector<NamedLog>& logs, double interval_s = 0);
 
 // Whether a first line looks like an aggregate log's: 6 or more whole numbers.
 bool looks_like_aggregate_line(const std::string& line);

@@ -46,16 +46,34 @@ std::vector<fs::path> files_of_folder(const fs::path& dir) {
   return logs;
 }
 
-TpsInput from_pgbench(PgbenchReadings r, const fs::path& name, double interval_s) {
+// The interval to judge a file at: the user's --interval, else the file's own
+// spacing. A finer one would cut each of the file's intervals in pieces, all
+// but one counted as 0 tps.
+double judged_interval(double interval_s, double spacing_s, const fs::path& file) {
+  if (interval_s <= 0) return spacing_s;
+  if (interval_s < spacing_s * (1 - 1e-9)) {
+    throw std::runtime_error(fmt::format(
+        "{}: --interval {:g} is below the {:g} s spacing of the file's intervals: the file cannot be cut finer "
+        "(expected --interval {:g} or more, or none to take the file's own)",
+        file.string(), interval_s, spacing_s, spacing_s));
+  }
+  return interval_s;
+}
+
+}  // namespace
+
+TpsInput tps_of_pgbench(const PgbenchReadings& r, const fs::path& name, double interval_s) {
   TpsInput input;
   input.format = r.format;
-  input.tps = place_on_interval_grid(r.readings, interval_s > 0 ? interval_s : r.interval_s, name, "time");
-  input.interval_s = interval_s > 0 ? interval_s : r.interval_s > 0 ? r.interval_s : infer_interval(r.readings);
+  input.interval_s = judged_interval(interval_s, r.interval_s, name);
+  input.tps = place_on_interval_grid(r.readings, input.interval_s, name, "time", r.time_label);
   input.counts.transactions = r.transactions;
   input.counts.skipped = r.skipped;
   input.has_skipped = r.has_skipped;
   return input;
 }
+
+namespace {
 
 }  // namespace
 
@@ -80,7 +98,7 @@ TpsInput read_tps_input(const std::vector<fs::path>& inputs, double interval_s) 
             f.string(), files.front().string()));
       }
     }
-    input = from_pgbench(read_aggregate_logs(files, interval_s), files.front(), interval_s);
+    input = tps_of_pgbench(read_aggregate_logs(files, interval_s), files.front(), interval_s);
   } else {
     if (files.size() > 1) {
       throw std::runtime_error(fmt::format(
@@ -89,7 +107,7 @@ TpsInput read_tps_input(const std::vector<fs::path>& inputs, double interval_s) 
     }
     std::istringstream in(text);
     if (holds_progress_line(text)) {
-      input = from_pgbench(read_progress_log(in, files.front(), interval_s), files.front(), interval_s);
+      input = tps_of_pgbench(read_progress_log(in, files.front(), interval_s), files.front(), interval_s);
     } else {
       const auto header = read_csv_header(in, files.front());
       if (std::find(header.begin(), header.end(), "time_s") == header.end()) {
@@ -100,24 +118,21 @@ TpsInput read_tps_input(const std::vector<fs::path>& inputs, double interval_s) 
       }
       in.clear();
       in.seekg(0);
-      input.tps = read_tps_series(in, files.front(), interval_s);
+      input.counts = read_progress_counts(in, files.front());  // checks every row first
+      // The rows' spacing, as read_tps_series infers it: over the time_s column.
       in.clear();
       in.seekg(0);
-      input.counts = read_progress_counts(in, files.front());
+      const CsvTable table = read_csv(in, files.front());
+      std::vector<TimedTps> times;
+      const int col = table.column("time_s");
+      for (const auto& row : table.rows) times.push_back({std::stod(row[static_cast<std::size_t>(col)]), 0, 0});
+      input.interval_s = judged_interval(interval_s, infer_interval(times), files.front());
+      in.clear();
+      in.seekg(0);
+      input.tps = read_tps_series(in, files.front(), input.interval_s);
       input.format = "ckptsim progress.csv";
       input.has_skipped = std::find(header.begin(), header.end(), "skipped") != header.end();
       input.has_late = std::find(header.begin(), header.end(), "late") != header.end();
-      input.interval_s = interval_s;
-      if (interval_s == 0) {
-        // As read_tps_series inferred it: over the time_s column.
-        in.clear();
-        in.seekg(0);
-        const CsvTable table = read_csv(in, files.front());
-        std::vector<TimedTps> times;
-        const int col = table.column("time_s");
-        for (const auto& row : table.rows) times.push_back({std::stod(row[static_cast<std::size_t>(col)]), 0, 0});
-        input.interval_s = infer_interval(times);
-      }
     }
   }
   if (input.tps.empty()) throw std::runtime_error(fmt::format("{}: no rows after the header: nothing to analyze", files.front().string()));

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/csv.h"
+#include "analysis/pgbench_logs.h"
 
 namespace ckptsim::analysis {
 
@@ -26,8 +27,14 @@ struct TpsInput {
   std::vector<std::filesystem::path> files;    // what was read
 };
 
-// Throws std::runtime_error naming the file (and line) for what it cannot
-// read, several files that are not all aggregate logs, or no rows at all.
+// interval_s is the user's --interval: 0 takes the file's own (the spacing of
+// a progress.csv's rows, pgbench's -P or --aggregate-interval value, told by
+// most_common_step). Throws std::runtime_error naming the file (and line) for
+// what it cannot read, several files that are not all aggregate logs, no rows
+// at all, or an interval_s below the file's own.
 TpsInput read_tps_input(const std::vector<std::filesystem::path>& inputs, double interval_s = 0);
+
+// A pgbench log's readings on the interval grid, as read_tps_input does.
+TpsInput tps_of_pgbench(const PgbenchReadings& readings, const std::filesystem::path& name, double interval_s);
 
 }  // namespace ckptsim::analysis

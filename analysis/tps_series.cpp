@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <stdexcept>
 
 namespace ckptsim::analysis {
@@ -14,6 +15,11 @@ namespace {
 
 // Beyond this the file is not a progress log (or its times are not seconds).
 constexpr std::int64_t kMaxIntervals = 100'000'000;
+
+// How far before a grid point a -P time may read and still count as at it:
+// --progress-timestamp times count from the first line, itself a few ms late,
+// so a later on-time line may read a few ms early.
+constexpr double kEarlyFraction = 0.01;
 
 }  // namespace
 
@@ -31,8 +37,25 @@ double infer_interval(const std::vector<TimedTps>& readings) {
   return std::isfinite(interval) ? interval : 1;  // a single reading at time 0
 }
 
+double most_common_step(const std::vector<double>& times, double resolution) {
+  std::map<std::int64_t, int> steps;  // in units of resolution
+  double smallest = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 1; i < times.size(); ++i) {
+    const double step = times[i] - times[i - 1];
+    if (!(step > 0) || !std::isfinite(step)) continue;
+    smallest = std::min(smallest, step);
+    const double units = std::round(step / resolution);
+    if (units >= 1 && units < static_cast<double>(kMaxIntervals)) ++steps[static_cast<std::int64_t>(units)];
+  }
+  if (steps.empty()) return std::isfinite(smallest) ? smallest : 1;
+  const auto most = std::max_element(steps.begin(), steps.end(),
+                                     [](const auto& a, const auto& b) { return a.second < b.second; });
+  return static_cast<double>(most->first) * resolution;  // max_element: the first, so the smaller, on a tie
+}
+
 std::vector<double> place_on_interval_grid(const std::vector<TimedTps>& readings, double interval_s,
-                                           const std::filesystem::path& file, std::string_view time_name) {
+                                           const std::filesystem::path& file, std::string_view time_name,
+                                           TimeLabel label) {
   if (!(interval_s >= 0) || !std::isfinite(interval_s)) {
     throw std::invalid_argument(fmt::format("{}: interval {} s is not a positive number", file.string(), interval_s));
   }
@@ -48,11 +71,13 @@ std::vector<double> place_on_interval_grid(const std::vector<TimedTps>& readings
   const double interval = interval_s > 0 ? interval_s : infer_interval(readings);
 
   // pgbench labels an interval by its end; a first reading at 0 means starts.
-  const bool labels_starts = std::round(readings.front().time_s / interval) == 0;
+  const bool labels_starts = std::round(readings.front().time_s / interval) == 0 && label == TimeLabel::kNearestGridPoint;
   std::vector<double> series;
   std::int64_t previous_slot = -1;
   for (const TimedTps& r : readings) {
-    const double grid_point = std::round(r.time_s / interval);
+    const double grid_point = label == TimeLabel::kNearestGridPoint
+                                  ? std::round(r.time_s / interval)
+                                  : std::floor(r.time_s / interval + kEarlyFraction);
     // Checked before the cast to int64: -1e300 does not fit (fuzz_csv).
     if (grid_point < 0) fail_at(file, r.line, fmt::format("{} {} is before the start of the run", time_name, r.time_s));
     if (grid_point > static_cast<double>(kMaxIntervals)) {
@@ -60,7 +85,9 @@ std::vector<double> place_on_interval_grid(const std::vector<TimedTps>& readings
               fmt::format("{} {} is more than {} intervals of {} s", time_name, r.time_s, kMaxIntervals, interval));
     }
     const std::int64_t slot = static_cast<std::int64_t>(grid_point) - (labels_starts ? 0 : 1);
-    if (slot < 0) fail_at(file, r.line, fmt::format("{} {} is before the start of the run", time_name, r.time_s));
+    if (slot < 0) {
+      fail_at(file, r.line, fmt::format("{} {} is before the end of the first {} s interval", time_name, r.time_s, interval));
+    }
     if (slot == previous_slot) {
       fail_at(file, r.line,
               fmt::format("{} {} falls in the same {} s interval as the previous row", time_name, r.time_s, interval));

@@ -3,6 +3,8 @@
 // `ckptsim analyze` and `ckptsim compare`: the stability figures of any run,
 // real or simulated, from what it left (analysis/tps_input.h), so that a real
 // pgbench run on a box can be held against its simulation on the same terms.
+// What came from the user's files (names, fields, quoted in errors) is
+// printed through printable(): a log line's ESC is shown, not obeyed.
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +17,7 @@
 #include "analysis/stability.h"
 #include "analysis/tps_input.h"
 #include "cli/commands.h"
+#include "cli/printable.h"
 #include "cli/run_summary.h"
 
 namespace ckptsim::cli {
@@ -32,8 +35,10 @@ std::optional<bool> run_complete(const fs::path& progress_csv) {
   const auto summary = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
   if (!summary.is_object() || !summary.contains("complete") || !summary["complete"].is_boolean()) return std::nullopt;
   if (!summary["complete"].get<bool>()) {
-    std::cerr << "warning: " << summary_path.string() << " says this run was stopped before its end ("
-              << summary.value("stopped_by", std::string("stopped")) << "): the figures cover only the intervals it ran\n";
+    const auto stopped_by = summary.value("stopped_by", nlohmann::json("stopped"));
+    std::cerr << "warning: " << printable(summary_path.string()) << " says this run was stopped before its end ("
+              << printable(stopped_by.is_string() ? stopped_by.get<std::string>() : stopped_by.dump())
+              << "): the figures cover only the intervals it ran\n";
   }
   return summary["complete"].get<bool>();
 }
@@ -99,7 +104,7 @@ int command_analyze(const AnalyzeArgs& args) {
   try {
     j = judge(std::vector<fs::path>(args.inputs.begin(), args.inputs.end()), args.threshold, args.interval_s);
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << '\n';
+    std::cerr << "error: " << printable(e.what()) << '\n';
     return 2;
   }
   if (args.json) {
@@ -124,7 +129,7 @@ int command_compare(const CompareArgs& args) {
     real = judge({args.real}, args.threshold, args.interval_s);
     simulated = judge({args.simulated}, args.threshold, args.interval_s);
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << '\n';
+    std::cerr << "error: " << printable(e.what()) << '\n';
     return 2;
   }
   if (args.json) {

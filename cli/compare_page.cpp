@@ -4,7 +4,10 @@
 // the tps overlaid as SVG polylines. A grid stands for its points: its
 // settings are those they share (the varied ones listed by value), its
 // figures their means, its tps one line per point. compare.html?a=ID&b=ID
-// preselects two (the index links each row as ?a=ID).
+// preselects two (the index links each row as ?a=ID). Each item links its
+// run's or grid's page by a relative URL that html::url_of percent-encodes
+// (':' included, so a folder named "javascript:..." is a path, not a scheme),
+// and the script links nothing else.
 #include <map>
 #include <set>
 
@@ -43,12 +46,15 @@ constexpr std::string_view kCompareScript = R"(
     select.addEventListener('change', render);
   });
 
-  // ?a=ID&b=ID, decoded without turning '+' into a space (folder names may hold one).
+  // ?a=ID&b=ID, decoded without turning '+' into a space (folder names may
+  // hold one); a malformed %-escape selects nothing rather than stop the script.
   function param(name) {
     var found = null;
     location.search.replace(/^\?/, '').split('&').forEach(function (pair) {
       var eq = pair.indexOf('=');
-      if (eq > 0 && pair.slice(0, eq) === name) found = decodeURIComponent(pair.slice(eq + 1));
+      if (eq > 0 && pair.slice(0, eq) === name) {
+        try { found = decodeURIComponent(pair.slice(eq + 1)); } catch (e) { found = null; }
+      }
     });
     return found;
   }
@@ -95,11 +101,16 @@ constexpr std::string_view kCompareScript = R"(
     return decimals >= 0 ? value.toFixed(decimals) : String(value);
   }
 
+  // Only a relative link to a page of the index: never one with a scheme
+  // (javascript:, data:) or one that leaves the folder's own host (//, /, \).
+  function relative(page) {
+    return typeof page === 'string' && page !== '' && !/^([A-Za-z][A-Za-z0-9+.-]*:|[\/\\])/.test(page);
+  }
   function links(x, y) {
     var p = clear('pages');
     [x, y].forEach(function (item, i) {
       p.appendChild(document.createTextNode((i ? '; B: ' : 'A: ') + item.kind + ' '));
-      p.appendChild(element('a', item.id, {href: item.page}));
+      p.appendChild(relative(item.page) ? element('a', item.id, {href: item.page}) : element('span', item.id));
     });
   }
 

@@ -28,7 +28,8 @@ std::string url_of(const std::filesystem::path& relative) {
   for (const auto& part : relative) {
     if (!out.empty()) out += '/';
     for (const unsigned char c : part.string()) {
-      const bool plain = std::isalnum(c) || std::string_view("-._~=,+:").find(static_cast<char>(c)) != std::string_view::npos;
+      // ':' is encoded: "javascript:x/run.html" would be a scheme, not a folder.
+      const bool plain = std::isalnum(c) || std::string_view("-._~=,+").find(static_cast<char>(c)) != std::string_view::npos;
       out += plain ? std::string(1, static_cast<char>(c)) : fmt::format("%{:02X}", c);
     }
   }

@@ -26,8 +26,9 @@ namespace ckptsim::cli::html {
 std::string escape(std::string_view text);
 
 // A relative path as a URL: '/' between the parts, anything but letters,
-// digits and -._~=,+: percent-encoded (a folder "checkpoint_sorting=true"
-// stays readable, "a b#c" becomes "a%20b%23c").
+// digits and -._~=,+ percent-encoded (a folder "checkpoint_sorting=true"
+// stays readable, "a b#c" becomes "a%20b%23c", and "javascript:x" becomes
+// "javascript%3Ax", a path: a ':' in the first part would make it a scheme).
 std::string url_of(const std::filesystem::path& relative);
 
 // JSON text safe inside <script type="application/json">.

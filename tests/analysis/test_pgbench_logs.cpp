@@ -42,10 +42,12 @@ TEST_CASE("a pgbench 15 -P log on stderr: other lines passed over, a stall's mis
              "transaction type: <builtin: TPC-B (sort of)>\n");
   const TpsInput input = read_tps_input({dir / "stderr.txt"});
   CHECK(input.format == "pgbench -P log (15+)");
-  CHECK(input.interval_s == doctest::Approx(0.9));  // the smallest step, 5.1 to 6.0
-  // On a 1 s grid (as a user passes --interval 1): seconds 3 and 4 are missing.
+  // -P 1: the most common step (1.0 s twice; 3.1 s and 0.9 s once), not the smallest.
+  CHECK(input.interval_s == 1.0);
+  // Seconds 3 and 4 are missing; the late 5.1 s line is second 5.
+  CHECK(input.tps == std::vector<double>{500, 480, 0, 0, 40, 300});
   const TpsInput one_s = read_tps_input({dir / "stderr.txt"}, 1);
-  CHECK(one_s.tps == std::vector<double>{500, 480, 0, 0, 40, 300});
+  CHECK(one_s.tps == input.tps);
   // 40 tps over the 3.1 s the late line covers.
   CHECK(one_s.counts.transactions == 500 + 480 + 124 + 270);
   CHECK_FALSE(one_s.has_skipped);
@@ -108,10 +110,11 @@ TEST_CASE("a 9.6 aggregate log with -R -L (11 columns) gives its skipped count; 
   ScratchDir dir;
   write_text(dir / "pgbench_log.7",
              "1500000000 50 100000 300000000 1000 5000 2000 90000 10 300 4\n"
-             "1500000002 60 100000 300000000 1000 5000 2000 90000 10 300 1\n");
+             "1500000001 40 100000 300000000 1000 5000 2000 90000 10 300 0\n"
+             "1500000003 60 100000 300000000 1000 5000 2000 90000 10 300 1\n");
   const TpsInput input = read_tps_input({dir / "pgbench_log.7"}, 1);
   CHECK(input.format == "pgbench aggregate log (9.3-14)");
-  CHECK(input.tps == std::vector<double>{50, 0, 60});
+  CHECK(input.tps == std::vector<double>{50, 40, 0, 60});
   CHECK(input.counts.skipped == 5);
 }
 
