@@ -214,6 +214,44 @@ TEST_CASE("--max-wall and SIGINT stop a run after whole intervals and mark it pa
   CHECK_FALSE(fs::exists(tmp / "r" / "tps.png"));  // no plot of a partial series
 }
 
+// A scale-20000 database (300 GB) takes its setup, building the tables and
+// replaying pgbench -i into the page cache, well over ten seconds of wall clock
+// before the measured run; a stop must not wait for it.
+const std::string kHugeSetup = " --quiet --set pgbench.scale=20000 --set pgbench.duration=20s --set warmup.duration=0s";
+
+TEST_CASE("--max-wall stops a run during its setup, within a second of the budget") {
+  TempDir tmp("stop-setup");
+  write_text(tmp / "s.json", kSingle);
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = run_ckptsim("run " + (tmp / "s.json").string() + kHugeSetup + " --max-wall 2 --out " +
+                                 (tmp / "r").string(), tmp);
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  CHECK(r.exit_code == 3);
+  CHECK(wall_s >= 2.0);
+  CHECK(wall_s < 6.0);  // 2 s, one 1 GB segment's work, the teardown and a loaded machine's slack
+  const auto summary = summary_of(tmp / "r");
+  CHECK(summary["complete"] == false);
+  CHECK(summary["stopped_by"] == "stopped by --max-wall");
+  CHECK(summary["stopped_during"] == "setup");
+  CHECK_FALSE(fs::exists(tmp / "r" / "progress.csv"));
+  CHECK(temporaries_under(tmp / "r").empty());
+}
+
+TEST_CASE("SIGHUP stops a run as SIGTERM does, during the setup too: exit code 143") {
+  TempDir tmp("stop-hup");
+  write_text(tmp / "s.json", kSingle);
+  const pid_t pid = spawn_ckptsim({"run", (tmp / "s.json").string(), "--quiet", "--set", "pgbench.scale=20000",
+                                   "--set", "pgbench.duration=20s", "--out", (tmp / "r").string()});
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  const auto sent = std::chrono::steady_clock::now();
+  ::kill(pid, SIGHUP);
+  CHECK(wait_for(pid) == 128 + SIGTERM);
+  CHECK(std::chrono::steady_clock::now() - sent < std::chrono::seconds(4));
+  const auto summary = summary_of(tmp / "r");
+  CHECK(summary["complete"] == false);
+  CHECK(summary["stopped_by"] == "hung up (SIGHUP)");
+}
+
 TEST_CASE("a grid killed at random moments, then rerun, gives an uninterrupted run's files") {
   TempDir tmp("folder-kill");
   write_text(tmp / "g.json", kGrid);
