@@ -56,9 +56,12 @@ int command_plot(const std::string& dir) {
   }
   try {
     plot_folder(dir);
-  } catch (const std::exception& e) {
+  } catch (const FolderRefused& e) {
     std::cerr << "error: " << e.what() << '\n';
     return 2;
+  } catch (const std::exception& e) {  // a plot that could not be written
+    std::cerr << "error: " << e.what() << '\n';
+    return 1;
   }
   refresh_indexes(dir);
   return 0;
