@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "analysis/plots.h"
 #include "tests/cli/run_helpers.h"
 
@@ -116,4 +118,23 @@ TEST_CASE("a run with no transaction, or none in a whole interval, keeps its CSV
   const auto again = run_ckptsim("plot " + (tmp / "r").string(), tmp);
   CHECK(again.exit_code == 0);
   CHECK(has(again.err, "no plots drawn"));
+}
+
+TEST_CASE("plot DIR writes nowhere outside DIR: grid.json's points are plain folder names, not links") {
+  TempDir tmp("plot-escape");
+  write_text(tmp / "s.json", kSingle);
+  REQUIRE(run_ckptsim("run " + (tmp / "s.json").string() + " --quiet --out " + (tmp / "victim").string(), tmp)
+              .exit_code == 0);
+  fs::remove(tmp / "victim" / "plot.gp");
+  fs::create_directories(tmp / "g");
+  for (const std::string& point : std::vector<std::string>{"../victim", (tmp / "victim").string(), "link"}) {
+    CAPTURE(point);
+    if (point == "link") fs::create_directory_symlink(tmp / "victim", tmp / "g" / "link");
+    write_text(tmp / "g" / "grid.json", nlohmann::json{{"title", "t"}, {"points", {point}}}.dump());
+    const auto r = run_ckptsim("plot " + (tmp / "g").string(), tmp);
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, point == "link" ? "is a symbolic link" : "is not a folder name"));
+    CHECK_FALSE(fs::exists(tmp / "victim" / "plot.gp"));
+    CHECK_FALSE(fs::exists(tmp / "g" / "plot.gp"));
+  }
 }
