@@ -11,16 +11,22 @@
 // power loss, which simulation outputs rarely need and which costs a disk
 // flush per file. When on, the file and then its folder are synced.
 //
+// The content goes through a buffer of its own over write(2), which keeps the
+// first write's errno: a full disk is reported as "No space left on device"
+// at commit(), however long before the write failed (an ofstream loses it).
+//
 // A process killed with SIGKILL leaves its temporaries (their names say which
 // pid left them); the next run into that folder removes them (cli/run_folder.h).
 #pragma once
 
 #include <filesystem>
-#include <fstream>
+#include <memory>
 #include <ostream>
 #include <string_view>
 
 namespace ckptsim::analysis {
+
+class FileBuffer;  // atomic_file.cpp
 
 class AtomicFile {
  public:
@@ -44,7 +50,8 @@ class AtomicFile {
  private:
   std::filesystem::path path_;
   std::filesystem::path temp_path_;
-  std::ofstream out_;
+  std::unique_ptr<FileBuffer> buffer_;
+  std::ostream out_;
   bool fsync_;
   bool committed_ = false;
 };

@@ -1,10 +1,14 @@
 // analysis/plots.cpp
 //
 // Scripts are assembled as text, written atomically, then run by gnuplot from
-// the folder they live in (popen, output captured so that nothing reaches the
-// terminal unless the caller reports a failure).
+// the folder they live in (posix_spawn with that working directory, output
+// captured so that nothing reaches the terminal unless the caller reports a
+// failure).
 #include "analysis/plots.h"
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,13 +16,20 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <system_error>
 
 #include "analysis/atomic_file.h"
 #include "analysis/csv.h"
+
+extern char** environ;
 
 namespace ckptsim::analysis {
 
@@ -35,16 +46,6 @@ std::string gp_quote(std::string_view text) {
   for (char c : text) {
     if (c == '\'') quoted += "''";
     else if (c == '\n' || c == '\r') quoted += ' ';
-    else quoted += c;
-  }
-  return quoted + "'";
-}
-
-// A POSIX shell single-quoted word.
-std::string sh_quote(std::string_view text) {
-  std::string quoted = "'";
-  for (char c : text) {
-    if (c == '\'') quoted += "'\\''";
     else quoted += c;
   }
   return quoted + "'";
@@ -78,36 +79,98 @@ std::string terminal(std::string_view kind, int height, std::string_view output)
                      output);
 }
 
-// Runs gnuplot on folder/plot.gp and moves each rendered output into place.
+// gnuplot with `folder` as its working directory, set by posix_spawn itself:
+// never a shell's `cd`, which takes "-" for $OLDPWD and "--" for $HOME. Its
+// stdout and stderr come back through a pipe; returns its wait status (-1 if
+// it could not be started).
+int run_gnuplot(const std::filesystem::path& folder, const std::string& suffix, std::string& said) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return -1;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
+  posix_spawn_file_actions_addchdir_np(&actions, folder.c_str());
+  std::string program = "gnuplot", e = "-e", set_suffix = fmt::format("suffix='{}'", suffix), script = "plot.gp";
+  char* argv[] = {program.data(), e.data(), set_suffix.data(), script.data(), nullptr};
+  pid_t pid = -1;
+  const int spawned = ::posix_spawnp(&pid, "gnuplot", &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(fds[1]);
+  if (spawned == 0) {
+    std::array<char, 512> buffer{};
+    ssize_t n = 0;
+    while ((n = ::read(fds[0], buffer.data(), buffer.size())) != 0) {
+      if (n > 0) said.append(buffer.data(), static_cast<std::size_t>(n));
+      else if (errno != EINTR) break;
+    }
+  }
+  ::close(fds[0]);
+  if (spawned != 0) {
+    said = fmt::format("cannot start gnuplot: {}", std::strerror(spawned));
+    return -1;
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  return status;
+}
+
+// Whether a rendered image was written to its end: a PNG closes with its IEND
+// chunk, an SVG with </svg>. gnuplot exits 0 when cairo could not write the
+// rest of a PNG (a full disk, a file size limit): its size alone proves nothing.
+bool is_complete_image(const std::filesystem::path& path, const std::filesystem::path& final_name) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ec))) return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (final_name.extension() == ".png") {
+    static const std::string_view iend("\0\0\0\0IEND\xae\x42\x60\x82", 12);
+    return text.size() > iend.size() && std::string_view(text).ends_with(iend);
+  }
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  return std::string_view(text).ends_with("</svg>");
+}
+
+// Why an image could not be finished: ENOSPC by name when the file system is full.
+std::string why_incomplete(const std::filesystem::path& folder) {
+  struct statvfs fs {};
+  if (::statvfs(folder.c_str(), &fs) == 0 && fs.f_bavail == 0) return std::strerror(ENOSPC);
+  return "the file was cut short (a full disk or a file size limit?)";
+}
+
+// Runs gnuplot on folder/plot.gp and moves each rendered output into place,
+// only when gnuplot exited 0 and every image is complete; otherwise no final
+// name changes and every temporary goes.
 void render(const std::filesystem::path& folder, const std::vector<std::string>& outputs) {
   const std::string suffix = fmt::format(".tmp.{}", static_cast<long>(::getpid()));
-  const std::string command = fmt::format("cd {} && gnuplot -e \"suffix='{}'\" plot.gp 2>&1",
-                                          sh_quote(folder.string()), suffix);
   std::string said;
-  int status = -1;
-  if (FILE* pipe = ::popen(command.c_str(), "r")) {
-    std::array<char, 512> buffer{};
-    std::size_t n = 0;
-    while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) said.append(buffer.data(), n);
-    status = ::pclose(pipe);
-  }
+  const int status = run_gnuplot(folder, suffix, said);
   const bool ok = status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  std::string failure;
+  if (!ok) failure = fmt::format("{}: gnuplot failed: {}", (folder / "plot.gp").string(), said);
+  for (const std::string& name : outputs) {
+    if (!failure.empty()) break;
+    const auto temp = folder / (name + suffix);
+    if (!std::filesystem::exists(std::filesystem::symlink_status(temp))) {
+      failure = fmt::format("{}: gnuplot wrote no {}", (folder / "plot.gp").string(), name);
+    } else if (!is_complete_image(temp, name)) {
+      failure = fmt::format("{}: gnuplot could not finish it: {}", (folder / name).string(), why_incomplete(folder));
+    }
+  }
   for (const std::string& name : outputs) {
     const auto temp = folder / (name + suffix);
     std::error_code ec;
-    if (ok) {
+    if (failure.empty()) {
       std::filesystem::rename(temp, folder / name, ec);
-      if (ec) {
-        std::filesystem::remove(temp, ec);
-        throw std::runtime_error(fmt::format("{}: gnuplot wrote no {}", (folder / "plot.gp").string(), name));
-      }
-    } else {
-      std::filesystem::remove(temp, ec);
+      if (ec) failure = fmt::format("{}: cannot rename {} over it: {}", (folder / name).string(),
+                                    temp.filename().string(), ec.message());
     }
+    if (!failure.empty()) std::filesystem::remove(temp, ec);
   }
-  if (!ok) {
-    throw std::runtime_error(fmt::format("{}: gnuplot failed: {}", (folder / "plot.gp").string(), said));
-  }
+  if (!failure.empty()) throw std::runtime_error(failure);
 }
 
 bool has(const std::vector<std::string>& header, std::string_view name) {
@@ -218,14 +281,22 @@ bool gnuplot_available() {
   return available;
 }
 
-void plot_run(const std::filesystem::path& run_dir, const std::string& title) {
-  const auto progress = read_csv_header(run_dir / "progress.csv");
+std::string plot_run(const std::filesystem::path& run_dir, const std::string& title) {
+  const CsvTable table = read_csv(run_dir / "progress.csv");
+  const auto& progress = table.header;
   for (std::string_view column : {"time_s", "tps"}) {
     if (!has(progress, column)) {
       throw std::runtime_error(
           fmt::format("{}:1: no column \"{}\"", (run_dir / "progress.csv").string(), column));
     }
   }
+  // Nothing to draw is no error of the run: gnuplot would fail on an empty
+  // file, or on a latency panel of no value (its log scale has no 0).
+  if (table.rows.empty()) return "progress.csv has no interval (the run ended inside its first -P interval)";
+  const std::size_t tps = static_cast<std::size_t>(table.column("tps"));
+  if (std::all_of(table.rows.begin(), table.rows.end(),
+                  [tps](const auto& row) { return std::strtod(row[tps].c_str(), nullptr) == 0; }))
+    return "no transaction completed in any interval (progress.csv: tps 0 throughout)";
   std::vector<std::string> outputs = {"tps.png", "tps.svg"};
 
   std::string memory_panel, queue_panel, await_panel, wait_panel;
@@ -264,6 +335,7 @@ void plot_run(const std::filesystem::path& run_dir, const std::string& title) {
   }
   write_file_atomically(run_dir / "plot.gp", script);
   if (gnuplot_available()) render(run_dir, outputs);
+  return {};
 }
 
 void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeries>& points,

@@ -16,9 +16,13 @@
 // bridged, not drawn at 0 (ckptsim writes every interval; read_tps_series
 // fills gaps of real pgbench logs for the figures).
 //
-// If gnuplot is not installed the script is still written and nothing is
-// rendered or printed (the caller warns once). If gnuplot fails, the functions
-// throw std::runtime_error with its output.
+// gnuplot runs with the folder as its working directory (posix_spawn, no
+// shell: a folder named "-" is that folder). If gnuplot is not installed the
+// script is still written and nothing is rendered or printed (the caller
+// warns once). If gnuplot fails, or exits 0 with an image cut short (a full
+// disk: a PNG without its IEND chunk, an SVG without </svg>), the functions
+// throw std::runtime_error with its output or the reason (ENOSPC by name when
+// the file system is full), and every image keeps its previous content.
 //
 // A run's plots shade each checkpoint (checkpoints.csv: write phase light,
 // sync phase darker, a dashed line at its start) behind every panel, and
@@ -51,8 +55,10 @@ struct PlotSeries {
 // time_s, tps); system.png when run_dir/system.csv has time_s and any of
 // dirty_mb, writeback_mb, aqu_sz (tps, memory and queue panels, stacked),
 // with a panel of wait events as average active sessions when run_dir/waits.csv exists.
+// Returns why nothing was drawn (no script, no image) for a run with nothing
+// to plot: no interval in progress.csv, or no transaction in any; "" otherwise.
 // Throws std::runtime_error if progress.csv is missing or lacks the columns.
-void plot_run(const std::filesystem::path& run_dir, const std::string& title);
+std::string plot_run(const std::filesystem::path& run_dir, const std::string& title);
 
 // grid_dir/plot.gp, tps-overlay.png/.svg (every point's tps, thin, and its
 // moving average, bold; the legend below the data), tps-grid.png (small

@@ -56,9 +56,12 @@ int command_plot(const std::string& dir) {
   }
   try {
     plot_folder(dir);
-  } catch (const std::exception& e) {
+  } catch (const FolderRefused& e) {
     std::cerr << "error: " << e.what() << '\n';
     return 2;
+  } catch (const std::exception& e) {  // a plot that could not be written
+    std::cerr << "error: " << e.what() << '\n';
+    return 1;
   }
   refresh_indexes(dir);
   return 0;
@@ -74,6 +77,9 @@ int command_index(const std::string& dir) {
     std::cout << fmt::format("{}: {} runs, {} grids, {} pages\n",
                              (std::filesystem::path(dir) / "index.html").string(), written.runs, written.grids,
                              written.pages);
+  } catch (const FolderRefused& e) {  // a page it did not write, in its way
+    std::cerr << "error: " << e.what() << '\n';
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << '\n';
     return 1;
@@ -119,6 +125,8 @@ int command_run(const RunArgs& args) {
   install_stop_handlers();
   if (args.max_wall_s > 0) set_wall_budget(std::chrono::duration<double>(args.max_wall_s));
   try {
+    const ClaimedOutput claimed = claim_output(out);  // locked until the index is refreshed
+    out = claimed.dir;
     const int rc = run_plan(*plan, out,
                             {.jobs = args.jobs, .quiet = args.quiet, .threshold = args.threshold, .crash_at = crash_at,
                              .title = source_name(args.scenario)});

@@ -1,8 +1,9 @@
 // cli/commands.h
 //
 // The subcommands of the ckptsim binary. Each returns the process exit code:
-// 0 on success, 1 when a run failed, 2 on bad input (nothing was run), and
-// for a run that was stopped (cli/stop.h) 130 (SIGINT), 143 (SIGTERM) or 3 (--max-wall).
+// 0 on success, 1 when a run or a write failed, 2 on bad input (nothing was
+// run) or a refused output folder (cli/run_folder.h), and for a run that was
+// stopped (cli/stop.h) 130 (SIGINT), 143 (SIGTERM or SIGHUP) or 3 (--max-wall).
 #pragma once
 
 #include <cstdint>

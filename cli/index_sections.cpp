@@ -1,5 +1,7 @@
 #include "cli/index_sections.h"
 
+#include "cli/output_lock.h"
+
 #include <algorithm>
 #include <fstream>
 #include <set>
@@ -17,13 +19,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The regular files of root/dir, by name; AtomicFile's temporaries left out.
+// The regular files of root/dir, by name; AtomicFile's temporaries and the
+// run's lock (cli/output_lock.h, gone when the run ends) left out.
 std::vector<std::string> files_of(const fs::path& root, const fs::path& dir) {
   std::vector<std::string> names;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(root / dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (entry.is_regular_file() && !is_temporary_name(name)) names.push_back(name);
+    if (entry.is_regular_file() && !is_temporary_name(name) && name != kOutputLock) names.push_back(name);
   }
   std::sort(names.begin(), names.end());
   return names;

@@ -1,6 +1,7 @@
 #include "cli/plot_folder.h"
 
 #include <fstream>
+#include <iostream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 
 #include "analysis/atomic_file.h"
 #include "analysis/plots.h"
+#include "cli/run_folder.h"
 #include "cli/run_summary.h"
 
 namespace ckptsim::cli {
@@ -27,6 +29,31 @@ std::optional<analysis::Stability> stability_of(const fs::path& run_dir) {
   }
 }
 
+// A point of grid.json as a folder directly under the grid's: one plain name,
+// as run makes them (no "..", no absolute path, no separator), and a real
+// folder, not a symbolic link to one elsewhere. Anything else is refused, so
+// that plot never writes outside DIR.
+fs::path point_folder(const fs::path& dir, const nlohmann::json& name) {
+  const fs::path index = dir / "grid.json";
+  if (!name.is_string()) throw FolderRefused(fmt::format("{}: a point name is not a string", index.string()));
+  const std::string text = name.get<std::string>();
+  if (text.empty() || text == "." || text == ".." || text.find_first_of(std::string("/\0", 2)) != std::string::npos)
+    throw FolderRefused(fmt::format("{}: point \"{}\" is not a folder name (expected one name, without \"/\", "
+                                    "\"..\" or an absolute path, as run writes them)",
+                                    index.string(), text));
+  const fs::path point = dir / text;
+  std::error_code ec;
+  const fs::file_status status = fs::symlink_status(point, ec);
+  if (fs::is_symlink(status))
+    throw FolderRefused(fmt::format("{}: is a symbolic link, not the point folder run wrote", point.string()));
+  if (!fs::is_directory(status)) throw FolderRefused(fmt::format("{}: no such point folder", point.string()));
+  return point;
+}
+
+void warn_not_drawn(const fs::path& dir, const std::string& why) {
+  std::cerr << "warning: " << dir.string() << ": no plots drawn: " << why << '\n';
+}
+
 }  // namespace
 
 void write_grid_index(const fs::path& grid_dir, const std::string& title, const std::vector<std::string>& point_names) {
@@ -36,26 +63,33 @@ void write_grid_index(const fs::path& grid_dir, const std::string& title, const 
 
 void plot_folder(const fs::path& dir, const std::string& run_title) {
   if (fs::exists(dir / "progress.csv")) {
-    analysis::plot_run(dir, run_title.empty() ? fs::absolute(dir).lexically_normal().filename().string() : run_title);
+    const std::string why = analysis::plot_run(
+        dir, run_title.empty() ? fs::absolute(dir).lexically_normal().filename().string() : run_title);
+    if (!why.empty()) warn_not_drawn(dir, why);
     return;
   }
   std::ifstream in(dir / "grid.json");
   if (!in) {
-    throw std::runtime_error(
+    throw FolderRefused(
         fmt::format("{}: neither a run folder (progress.csv) nor a grid folder (grid.json)", dir.string()));
   }
   const auto index = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
   if (!index.is_object() || !index.contains("points") || !index["points"].is_array() ||
       !index.value("title", nlohmann::json()).is_string()) {
-    throw std::runtime_error(fmt::format("{}: not a grid index ckptsim wrote", (dir / "grid.json").string()));
+    throw FolderRefused(fmt::format("{}: not a grid index ckptsim wrote", (dir / "grid.json").string()));
   }
   const std::string title = index["title"].get<std::string>();
+  std::vector<fs::path> points;
+  for (const auto& name : index["points"]) points.push_back(point_folder(dir, name));  // all checked before any is drawn
   std::vector<analysis::PlotSeries> series;
-  for (const auto& name : index["points"]) {
-    if (!name.is_string()) throw std::runtime_error(fmt::format("{}: a point name is not a string", (dir / "grid.json").string()));
-    const fs::path point = dir / name.get<std::string>();
-    analysis::plot_run(point, title + ": " + name.get<std::string>());
-    series.push_back({name.get<std::string>(), point / "progress.csv", stability_of(point)});
+  for (const fs::path& point : points) {
+    const std::string name = point.filename().string();
+    const std::string why = analysis::plot_run(point, title + ": " + name);
+    if (!why.empty()) {
+      warn_not_drawn(point, why + "; left out of the grid's plots");
+      continue;
+    }
+    series.push_back({name, point / "progress.csv", stability_of(point)});
   }
   analysis::plot_grid(dir, series, title);
 }

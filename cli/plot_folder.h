@@ -17,8 +17,12 @@ namespace ckptsim::cli {
 void write_grid_index(const std::filesystem::path& grid_dir, const std::string& title,
                       const std::vector<std::string>& point_names);
 
-// Plots DIR (a run folder: progress.csv; or a grid folder: grid.json). Throws
-// std::runtime_error naming DIR when it is neither.
+// Plots DIR (a run folder: progress.csv; or a grid folder: grid.json). A run
+// with nothing to draw (analysis::plot_run) gets a warning on stderr instead
+// of plots, and is left out of its grid's. Throws FolderRefused (bad input)
+// naming DIR when it is neither, or when a point of grid.json is no plain
+// folder name under DIR or is a symbolic link; std::runtime_error when a plot
+// cannot be written.
 void plot_folder(const std::filesystem::path& dir, const std::string& run_title = "");
 
 }  // namespace ckptsim::cli

@@ -5,10 +5,13 @@
 #include <iostream>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "analysis/atomic_file.h"
 #include "cli/index_layout.h"
 #include "cli/index_pages.h"
 #include "cli/results_tree.h"
+#include "cli/run_folder.h"
 
 namespace ckptsim::cli {
 
@@ -16,8 +19,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A page may be written only where nothing is, or over a page that the index
+// wrote itself (its generator mark); a symbolic link is never written through.
+void refuse_foreign_page(const fs::path& page) {
+  std::error_code ec;
+  const fs::file_status status = fs::symlink_status(page, ec);
+  if (!fs::exists(status)) return;
+  if (fs::is_regular_file(status) && is_ckptsim_index(page)) return;
+  throw FolderRefused(fmt::format(
+      "{}: not a page that ckptsim index wrote (no <meta name=\"generator\" content=\"{}\">); it is left "
+      "alone: move it away, or index another folder",
+      page.string(), kGenerator));
+}
+
 // Removes the .html files under DIR/_index that this refresh did not write
-// (a run folder deleted since), then the folders left empty.
+// (a run folder deleted since) and that the index wrote, then the folders left empty.
 void remove_stale_pages(const fs::path& root, const std::set<fs::path>& written) {
   const fs::path folder = root / kIndexFolder;
   std::error_code ec;
@@ -26,7 +42,8 @@ void remove_stale_pages(const fs::path& root, const std::set<fs::path>& written)
        it.increment(ec)) {
     if (it->is_directory()) {
       dirs.push_back(it->path());
-    } else if (it->path().extension() == ".html" && !written.contains(it->path().lexically_relative(root))) {
+    } else if (it->path().extension() == ".html" && !written.contains(it->path().lexically_relative(root)) &&
+               fs::is_regular_file(it->symlink_status()) && is_ckptsim_index(it->path())) {
       fs::remove(it->path(), ec);
     }
   }
@@ -40,8 +57,14 @@ void remove_stale_pages(const fs::path& root, const std::set<fs::path>& written)
 
 IndexWritten write_results_index(const fs::path& dir) {
   const ResultsTree tree = scan_results(dir);
+  std::error_code ec;
+  if (fs::is_symlink(fs::symlink_status(dir / kIndexFolder, ec)))
+    throw FolderRefused(fmt::format("{}: is a symbolic link; the index writes its pages only into a folder of "
+                                    "its own", (dir / kIndexFolder).string()));
+  refuse_foreign_page(dir / index_page());  // before any page is written
   std::set<fs::path> written;
   auto write = [&](const fs::path& page, const std::string& text) {
+    refuse_foreign_page(dir / page);
     fs::create_directories((dir / page).parent_path());
     analysis::write_file_atomically(dir / page, text);
     written.insert(page);

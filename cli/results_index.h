@@ -19,6 +19,9 @@ struct IndexWritten {
   std::size_t runs = 0, grids = 0, pages = 0;
 };
 
+// Replaces only pages it wrote (their generator mark): an index.html or an
+// _index/ page of anyone else's, or a symbolic link in a page's place, throws
+// FolderRefused (cli/run_folder.h) naming it, before index.html is written.
 // Throws std::runtime_error if DIR is not a folder or a page cannot be written.
 IndexWritten write_results_index(const std::filesystem::path& dir);
 

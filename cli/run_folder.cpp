@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/results_index.h"
 #include "cli/results_tree.h"
 #include "cli/run_summary.h"
 
@@ -50,23 +51,57 @@ std::string read_text(const fs::path& path) {
   return s.str();
 }
 
-// A folder holding nothing but one point's files (and temporaries).
-bool is_point_folder(const fs::path& dir) {
+// A plain file, not a symbolic link (which may name anything, anywhere).
+bool is_plain_file(const fs::directory_entry& entry) {
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    if (!entry.is_regular_file() || !is_point_file(entry.path().filename().string())) return false;
-  }
-  return !ec;
+  return fs::is_regular_file(entry.symlink_status(ec));
 }
 
-// The results index's _index/ folder (cli/index_layout.h): pages and their temporaries only.
+bool is_plain_folder(const fs::directory_entry& entry) {
+  std::error_code ec;
+  return fs::is_directory(entry.symlink_status(ec));
+}
+
+// The record a run writes first: run.json, an object with ckptsim's version.
+bool has_run_record(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::symlink_status(dir / "run.json", ec))) return false;
+  const auto record = nlohmann::json::parse(read_text(dir / "run.json"), nullptr, /*allow_exceptions=*/false);
+  return record.is_object() && record.contains("ckptsim_version");
+}
+
+// grid.json as plot_folder reads it: a title and the points.
+bool has_grid_record(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::symlink_status(dir / "grid.json", ec))) return false;
+  const auto index = nlohmann::json::parse(read_text(dir / "grid.json"), nullptr, /*allow_exceptions=*/false);
+  return index.is_object() && index.value("title", nlohmann::json()).is_string() &&
+         index.value("points", nlohmann::json()).is_array();
+}
+
+// A folder holding a point's run.json and nothing but a point's files (and
+// temporaries). Its run.json may hold other settings, or be damaged: the
+// point is then run again.
+bool is_point_folder(const fs::path& dir) {
+  std::error_code ec;
+  bool has_record = false;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (!is_plain_file(entry) || !is_point_file(entry.path().filename().string())) return false;
+    has_record = has_record || entry.path().filename() == "run.json";
+  }
+  return !ec && has_record;
+}
+
+// The results index's _index/ folder (cli/index_layout.h): its own pages
+// (generator-marked) and their temporaries only, no symbolic link.
 bool is_index_folder(const fs::path& dir) {
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (!it->is_directory() && !(it->is_regular_file() && (it->path().extension() == ".html" || is_temporary_name(name))))
-      return false;
+    if (is_plain_folder(*it)) continue;
+    if (!is_plain_file(*it)) return false;
+    if (!is_temporary_name(name) && !(it->path().extension() == ".html" && is_ckptsim_index(it->path()))) return false;
   }
   return !ec;
 }
@@ -117,6 +152,73 @@ std::optional<KeptPoint> complete_run(const fs::path& dir, const std::string& re
   }
 }
 
+namespace {
+
+// What an output folder holds, sorted by who wrote it. ckptsim's names count
+// as ckptsim's only beside a record of its own (run.json, grid.json, or a
+// point folder's run.json): a pgbench.log or an index.html that a user put in
+// a folder of their own is theirs, whatever its name.
+struct FolderContents {
+  std::vector<fs::path> files, point_dirs, index_dirs, foreign;
+};
+
+FolderContents sort_contents(const fs::path& dir) {
+  FolderContents c;
+  bool has_record = has_run_record(dir) || has_grid_record(dir);
+  for (const auto& entry : fs::directory_iterator(dir))
+    has_record = has_record || (is_plain_folder(entry) && is_point_folder(entry.path()));
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name == kOutputLock && is_plain_file(entry)) continue;  // OutputLock's
+    if (is_plain_file(entry) && name == "index.html" && is_ckptsim_index(entry.path())) {
+      c.files.push_back(entry.path());
+    } else if (has_record && is_plain_file(entry) && name != "index.html" &&
+               (is_point_file(name) || kGridFiles.contains(name))) {
+      c.files.push_back(entry.path());
+    } else if (is_plain_folder(entry) && is_point_folder(entry.path())) {
+      c.point_dirs.push_back(entry.path());
+    } else if (is_plain_folder(entry) && name == kIndexFolder && is_index_folder(entry.path())) {
+      c.index_dirs.push_back(entry.path());
+    } else {
+      c.foreign.push_back(entry.path().filename());
+    }
+  }
+  return c;
+}
+
+void refuse_foreign(const std::string& shown, std::vector<fs::path> foreign) {
+  if (foreign.empty()) return;
+  std::sort(foreign.begin(), foreign.end());
+  std::string names;
+  for (std::size_t i = 0; i < std::min<std::size_t>(foreign.size(), 3); ++i)
+    names += fmt::format("{}\"{}\"", i ? ", " : "", foreign[i].string());
+  if (foreign.size() > 3) names += fmt::format(" and {} more", foreign.size() - 3);
+  throw FolderRefused(fmt::format(
+      "{}: holds {} that ckptsim did not write; a run replaces only ckptsim's own outputs, so choose another "
+      "--out or move them away",
+      shown, names));
+}
+
+}  // namespace
+
+ClaimedOutput claim_output(const fs::path& out) {
+  // "d/new/.." is d: the folder is checked where the kernel will resolve it.
+  std::error_code ec;
+  fs::path dir = fs::weakly_canonical(fs::absolute(out), ec);
+  if (ec) dir = fs::absolute(out).lexically_normal();
+  if (!dir.has_filename() && dir != dir.root_path()) dir = dir.parent_path();  // "d/" from "d/new/.."
+  const std::string shown = out.string() + (out.lexically_normal() == out && !out.string().empty()
+                                                ? std::string()
+                                                : fmt::format(" ({})", dir.string()));
+  const fs::file_status status = fs::symlink_status(dir, ec);
+  if (fs::exists(status) && !fs::is_directory(fs::status(dir, ec)))
+    throw FolderRefused(fmt::format("{}: exists and is not a folder", shown));
+  if (fs::exists(status)) refuse_foreign(shown, sort_contents(dir).foreign);
+  fs::create_directories(dir);
+  ClaimedOutput claimed{.dir = dir, .lock = std::make_unique<OutputLock>(dir, shown)};
+  return claimed;
+}
+
 std::vector<std::optional<KeptPoint>> prepare_output(const fs::path& out, const std::vector<std::string>& point_names,
                                                      const std::vector<std::string>& records, bool grid) {
   std::vector<std::optional<KeptPoint>> kept(point_names.size());
@@ -125,31 +227,8 @@ std::vector<std::optional<KeptPoint>> prepare_output(const fs::path& out, const 
     return kept;
   }
   if (!fs::is_directory(out)) throw FolderRefused(fmt::format("{}: exists and is not a folder", out.string()));
-
-  std::vector<fs::path> files, point_dirs, index_dirs, foreign;
-  for (const auto& entry : fs::directory_iterator(out)) {
-    const std::string name = entry.path().filename().string();
-    if (entry.is_regular_file() && (is_point_file(name) || kGridFiles.contains(name))) {
-      files.push_back(entry.path());
-    } else if (entry.is_directory() && !entry.is_symlink() && is_point_folder(entry.path())) {
-      point_dirs.push_back(entry.path());
-    } else if (entry.is_directory() && !entry.is_symlink() && name == kIndexFolder && is_index_folder(entry.path())) {
-      index_dirs.push_back(entry.path());
-    } else {
-      foreign.push_back(entry.path().filename());
-    }
-  }
-  if (!foreign.empty()) {
-    std::sort(foreign.begin(), foreign.end());
-    std::string names;
-    for (std::size_t i = 0; i < std::min<std::size_t>(foreign.size(), 3); ++i)
-      names += fmt::format("{}\"{}\"", i ? ", " : "", foreign[i].string());
-    if (foreign.size() > 3) names += fmt::format(" and {} more", foreign.size() - 3);
-    throw FolderRefused(fmt::format(
-        "{}: holds {} that ckptsim did not write; a run replaces only ckptsim's own outputs, so choose another "
-        "--out or move them away",
-        out.string(), names));
-  }
+  auto [files, point_dirs, index_dirs, foreign] = sort_contents(out);
+  refuse_foreign(out.string(), foreign);
 
   for (const fs::path& file : files) remove_file(file);
   for (const fs::path& dir : index_dirs) fs::remove_all(dir);

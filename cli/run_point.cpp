@@ -21,6 +21,7 @@
 #include "models/postgres/log_format.h"
 #include "models/pgbench/pgbench.h"
 #include "models/pgbench/report.h"
+#include "sim/interrupt.h"
 #include "sim/sampler.h"
 
 namespace ckptsim::cli {
@@ -215,7 +216,18 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   const auto wall_start = std::chrono::steady_clock::now();
   std::filesystem::create_directories(dir);
   analysis::write_file_atomically(dir / "run.json", options.record);
-  Machine m(sc, dir / "postgres.log");
+  std::unique_ptr<Machine> machine;
+  try {
+    machine = std::make_unique<Machine>(sc, dir / "postgres.log");
+  } catch (const sim::Interrupted&) {
+    // Stopped while building pgbench -i's tables: nothing was measured, so the
+    // folder holds run.json and a summary.json that says so.
+    RunOutcome outcome;
+    outcome.stopped_by = stop_requested();
+    write_setup_stopped_summary(dir, sc, stop_description(outcome.stopped_by));
+    return outcome;
+  }
+  Machine& m = *machine;
   if (options.crash_at) m.server.wal().track_acknowledged_commits();  // from the first commit on
   sim::Simulator& sim = m.sim;
   m.server.start();

@@ -77,6 +77,16 @@ void write_summary(const std::filesystem::path& dir, const scenarios::Scenario& 
   analysis::write_file_atomically(dir / "summary.json", summary.dump(2) + "\n");
 }
 
+void write_setup_stopped_summary(const std::filesystem::path& dir, const scenarios::Scenario& sc,
+                                 const std::string& stopped_by) {
+  json summary;
+  summary["complete"] = false;
+  summary["stopped_by"] = stopped_by;
+  summary["stopped_during"] = "setup";  // pgbench -i's tables, the page cache they leave, pg_prewarm
+  summary["settings"] = sc.resolved;
+  analysis::write_file_atomically(dir / "summary.json", summary.dump(2) + "\n");
+}
+
 void write_perf(const std::filesystem::path& dir, const RunOutcome& outcome, const MeasuredRun& run) {
   const double wall = outcome.wall_seconds;
   json perf = {{"wall_seconds", wall},

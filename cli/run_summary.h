@@ -33,6 +33,9 @@ analysis::Stability stability_from_json(const nlohmann::json& j);
 
 void write_summary(const std::filesystem::path& dir, const scenarios::Scenario& scenario, const MeasuredRun& run,
                    const RunOutcome& outcome, const Machine& machine);
+// The summary.json of a run stopped during its setup (sim/interrupt.h), before any interval.
+void write_setup_stopped_summary(const std::filesystem::path& dir, const scenarios::Scenario& scenario,
+                                 const std::string& stopped_by);
 void write_perf(const std::filesystem::path& dir, const RunOutcome& outcome, const MeasuredRun& run);
 
 }  // namespace ckptsim::cli

@@ -5,6 +5,8 @@
 #include <atomic>
 #include <mutex>
 
+#include "sim/interrupt.h"
+
 namespace ckptsim::cli {
 
 namespace {
@@ -31,6 +33,8 @@ void install_stop_handlers() {
     sigemptyset(&action.sa_mask);
     ::sigaction(SIGINT, &action, nullptr);
     ::sigaction(SIGTERM, &action, nullptr);
+    ::sigaction(SIGHUP, &action, nullptr);
+    sim::set_interrupt_poll([] { return stop_requested() != StopReason::none; });
   });
 }
 
@@ -38,6 +42,7 @@ StopReason stop_requested() {
   switch (g_signal.load()) {
     case SIGINT: return StopReason::interrupt;
     case SIGTERM: return StopReason::terminate;
+    case SIGHUP: return StopReason::hangup;
     default: break;
   }
   if (g_has_deadline.load(std::memory_order_acquire) && std::chrono::steady_clock::now() >= g_deadline)
@@ -53,7 +58,8 @@ void set_wall_budget(std::chrono::duration<double> budget) {
 int stop_exit_code(StopReason reason) {
   switch (reason) {
     case StopReason::interrupt: return 128 + SIGINT;
-    case StopReason::terminate: return 128 + SIGTERM;
+    case StopReason::terminate:
+    case StopReason::hangup: return 128 + SIGTERM;
     case StopReason::max_wall: return 3;
     case StopReason::none: break;
   }
@@ -64,6 +70,7 @@ std::string stop_description(StopReason reason) {
   switch (reason) {
     case StopReason::interrupt: return "interrupted (SIGINT)";
     case StopReason::terminate: return "terminated (SIGTERM)";
+    case StopReason::hangup: return "hung up (SIGHUP)";
     case StopReason::max_wall: return "stopped by --max-wall";
     case StopReason::none: break;
   }

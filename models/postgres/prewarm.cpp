@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "sim/interrupt.h"
+
 namespace ckptsim::postgres {
 
 std::int64_t pg_prewarm_buffer(BufferPool& pool, Relations& rels, RelationId rel) {

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/interrupt.h"
+
 namespace ckptsim::postgres {
 
 namespace {
@@ -22,12 +24,14 @@ RelationId Relations::create(std::string name, std::int64_t blocks) {
   r.name = std::move(name);
   r.relfilenode = 16384 + id;  // FirstNormalObjectId: user relations' file names start there
   r.nblocks = blocks;
-  r.page_lsn.assign(static_cast<std::size_t>(blocks), 0);
+  r.page_lsn.reserve(static_cast<std::size_t>(blocks));  // filled segment by segment below
   r.last_page_tuples = 1 << 30;  // as loaded: the last page counts as full, the first insert extends
   rels_.push_back(std::move(r));
   // A relation always has its first segment file, even when empty.
   for (std::int64_t segno = 0; segno == 0 || segno * kBlocksPerSegment < blocks; ++segno) {
+    sim::poll_interrupt();  // a stop request during setup (sim/interrupt.h): a 1.5 TB database takes a minute
     const std::int64_t in_seg = std::clamp<std::int64_t>(blocks - segno * kBlocksPerSegment, 0, kBlocksPerSegment);
+    rels_.back().page_lsn.resize(rels_.back().page_lsn.size() + static_cast<std::size_t>(in_seg), 0);
     rels_.back().segments.push_back(add_segment(id, segno, in_seg));
   }
   return id;
@@ -41,6 +45,7 @@ void Relations::access_before_start(RelationId rel_id, std::int64_t first, std::
   // Segment by segment, in block order, as one sequential pass over the files.
   for (std::int64_t b = first; b < first + count;) {
     const std::int64_t in_seg = b % kBlocksPerSegment;
+    if (in_seg == 0) sim::poll_interrupt();  // once per 1 GB, however the caller slices it
     const std::int64_t n = std::min(first + count - b, kBlocksPerSegment - in_seg);
     fs_.access_before_start(segment(segment_of(rel_id, b)).file, in_seg, n);
     b += n;

@@ -1,6 +1,9 @@
 // tests/analysis/test_atomic_file.cpp: an output appears under its final name only once complete.
 #include <doctest/doctest.h>
 
+#include <signal.h>
+#include <sys/resource.h>
+
 #include <stdexcept>
 #include <string>
 
@@ -89,6 +92,36 @@ TEST_CASE("failures name the path and errno's reason") {
     CHECK_THROWS_WITH_AS(file.commit(), doctest::Contains(taken.c_str()), std::runtime_error);
   }
   CHECK(dir.entries() == 1);  // only the folder "taken"
+}
+
+TEST_CASE("a write that fails long before commit is reported by its errno, and nothing takes the final name") {
+  ScratchDir dir;
+  write_text(dir / "out.csv", "the previous, complete file\n");
+  // A 16 kB file size limit with SIGXFSZ ignored: write(2) fails with EFBIG, as
+  // it fails with ENOSPC on a full disk, at the first buffer past the limit.
+  rlimit saved{};
+  REQUIRE(::getrlimit(RLIMIT_FSIZE, &saved) == 0);
+  const auto old_handler = ::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = saved;
+  small.rlim_cur = 16 * 1024;
+  REQUIRE(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+  std::string what;
+  {
+    AtomicFile file(dir / "out.csv");
+    for (int i = 0; i < 20000; ++i) file.out() << "1.000,612.000,6.5\n";  // 360 kB
+    file.out() << "last line\n";  // written after the failure: the errno must survive it
+    try {
+      file.commit();
+    } catch (const std::runtime_error& e) {
+      what = e.what();
+    }
+  }
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  ::signal(SIGXFSZ, old_handler);
+  CHECK(what.find("write failed: File too large") != std::string::npos);
+  CHECK(what.find((dir / "out.csv").string()) != std::string::npos);
+  CHECK(read_text(dir / "out.csv") == "the previous, complete file\n");
+  CHECK(dir.entries() == 1);  // the temporary went
 }
 
 TEST_CASE("write_file_atomically writes exactly the given bytes") {

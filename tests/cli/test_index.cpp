@@ -318,3 +318,28 @@ TEST_CASE("index refuses what is not a folder") {
   CHECK(result.exit_code == 2);
   CHECK(result.err.find("not a folder") != std::string::npos);
 }
+
+TEST_CASE("index replaces only pages it wrote: a user's index.html or _index page is refused and left alone") {
+  TempDir tmp("index-foreign");
+  write_text(tmp / "run.json", kRun);
+  const fs::path tree = tmp / "tree";
+  REQUIRE(run_ckptsim("run " + quoted(tmp / "run.json") + " -q --out " + quoted(tree / "a"), tmp).exit_code == 0);
+  write_text(tree / "index.html", "<html><body>my own notes</body></html>\n");
+  const auto result = run_ckptsim("index " + quoted(tree), tmp);
+  CHECK(result.exit_code == 2);
+  CHECK(result.err.find((tree / "index.html").string() + ": not a page that ckptsim index wrote") !=
+        std::string::npos);
+  CHECK(slurp(tree / "index.html") == "<html><body>my own notes</body></html>\n");
+  CHECK_FALSE(fs::exists(tree / "_index"));  // refused before any page was written
+
+  // Its own index, then a user's page where a run page goes: refused too, and kept.
+  fs::remove(tree / "index.html");
+  REQUIRE(run_ckptsim("index " + quoted(tree), tmp).exit_code == 0);
+  write_text(tree / "_index" / "a" / "run.html", "mine\n");
+  write_text(tree / "_index" / "notes.html", "mine too\n");  // no run's page: a refresh would remove its own
+  CHECK(run_ckptsim("index " + quoted(tree), tmp).exit_code == 2);
+  CHECK(slurp(tree / "_index" / "a" / "run.html") == "mine\n");
+  fs::remove(tree / "_index" / "a" / "run.html");
+  CHECK(run_ckptsim("index " + quoted(tree), tmp).exit_code == 0);
+  CHECK(slurp(tree / "_index" / "notes.html") == "mine too\n");
+}

@@ -143,6 +143,88 @@ TEST_CASE("a folder holding files that ckptsim did not write is refused and left
   CHECK_FALSE(fs::exists(tmp / "r" / "summary.json"));
 }
 
+TEST_CASE("ckptsim's file names in a folder without a ckptsim record are the user's: the run is refused") {
+  TempDir tmp("folder-names");
+  write_text(tmp / "s.json", kSingle);
+  const fs::path d = tmp / "d";
+  fs::create_directories(d);
+  std::string first;
+  SUBCASE("a real pgbench -P log") {
+    write_text(d / "pgbench.log", "progress: 1.0 s, 612.0 tps, lat 6.5 ms stddev 2.1\n");
+    first = "pgbench.log";
+  }
+  SUBCASE("a real aggregate log") {
+    write_text(d / "pgbench_log.4711", "1441706400 612 3900000 25000000 4000 9000\n");
+    first = "pgbench_log.4711";
+  }
+  SUBCASE("an index.html that ckptsim index did not write") {
+    write_text(d / "index.html", "<html>mine</html>\n");
+    first = "index.html";
+  }
+  SUBCASE("an empty subfolder") {
+    fs::create_directories(d / "empty");
+    first = "empty";
+  }
+  SUBCASE("a grid's point folder replaced by a symbolic link") {
+    write_text(tmp / "g.json", kGrid);
+    REQUIRE(run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --set pgbench.duration=3s --out " + d.string(),
+                        tmp).exit_code == 0);
+    fs::create_directories(tmp / "elsewhere");
+    write_text(tmp / "elsewhere" / "keep.txt", "keep");
+    fs::remove_all(d / "clients=1,checkpoint_sorting=true");
+    fs::create_directory_symlink(tmp / "elsewhere", d / "clients=1,checkpoint_sorting=true");
+    first = "clients=1,checkpoint_sorting=true";
+  }
+  const auto before = outputs(d);
+  const auto r = run_ckptsim("run " + (tmp / "s.json").string() + " --quiet --out " + d.string(), tmp);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find(d.string() + ": holds \"" + first + "\"") != std::string::npos);
+  CHECK(outputs(d) == before);
+  CHECK(fs::exists(d / first));
+  CHECK_FALSE(fs::exists(d / ".ckptsim.lock"));
+  if (fs::exists(tmp / "elsewhere")) CHECK(slurp(tmp / "elsewhere" / "keep.txt") == "keep");
+}
+
+TEST_CASE("--out d/new/.. is d: checked as d, and nothing is created on the way") {
+  TempDir tmp("folder-dotdot");
+  write_text(tmp / "s.json", kSingle);
+  fs::create_directories(tmp / "d");
+  write_text(tmp / "d" / "notes.txt", "keep me");
+  const auto r = run_ckptsim("run " + (tmp / "s.json").string() + " --quiet --out " + (tmp / "d" / "new" / "..").string(),
+                             tmp);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("holds \"notes.txt\" that ckptsim did not write") != std::string::npos);
+  CHECK_FALSE(fs::exists(tmp / "d" / "new"));
+  CHECK_FALSE(fs::exists(tmp / "d" / "run.json"));
+  CHECK(slurp(tmp / "d" / "notes.txt") == "keep me");
+}
+
+TEST_CASE("two runs into one folder: the second is refused with the first's pid; a dead run's lock is taken over") {
+  TempDir tmp("folder-lock");
+  write_text(tmp / "s.json", kSingle);
+  const fs::path d = tmp / "d";
+  const std::string second = "run " + (tmp / "s.json").string() + " --quiet --out " + d.string();
+  const pid_t first = spawn_ckptsim({"run", (tmp / "s.json").string(), "--quiet", "--set", "pgbench.duration=100000s",
+                                     "--out", d.string()});
+  for (int i = 0; i < 200 && !fs::exists(d / ".ckptsim.lock"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  REQUIRE(fs::exists(d / ".ckptsim.lock"));
+  const auto refused = run_ckptsim(second, tmp);
+  ::kill(first, SIGINT);
+  CHECK(wait_for(first) == 128 + SIGINT);
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.err.find("another ckptsim run (pid " + std::to_string(first) + ")") != std::string::npos);
+  CHECK_FALSE(fs::exists(d / ".ckptsim.lock"));  // released by the first as it stopped
+
+  // A lock left by a run killed with SIGKILL names a pid that is gone: taken over.
+  const pid_t gone = spawn_ckptsim({"--version"});
+  REQUIRE(wait_for(gone) == 0);
+  write_text(d / ".ckptsim.lock", std::to_string(gone) + "\n");
+  CHECK(run_ckptsim(second, tmp).exit_code == 0);
+  CHECK(summary_of(d)["complete"] == true);
+  CHECK_FALSE(fs::exists(d / ".ckptsim.lock"));
+}
+
 TEST_CASE("every file a grid leaves is one that a rerun knows to replace") {
   TempDir tmp("folder-known");
   write_text(tmp / "g.json", kGrid);
@@ -212,6 +294,44 @@ TEST_CASE("--max-wall and SIGINT stop a run after whole intervals and mark it pa
   CHECK(summary["pgbench"]["duration_s"] == doctest::Approx(rows));  // whole 1 s intervals only
   CHECK(temporaries_under(tmp / "r").empty());
   CHECK_FALSE(fs::exists(tmp / "r" / "tps.png"));  // no plot of a partial series
+}
+
+// A scale-20000 database (300 GB) takes its setup, building the tables and
+// replaying pgbench -i into the page cache, well over ten seconds of wall clock
+// before the measured run; a stop must not wait for it.
+const std::string kHugeSetup = " --quiet --set pgbench.scale=20000 --set pgbench.duration=20s --set warmup.duration=0s";
+
+TEST_CASE("--max-wall stops a run during its setup, within a second of the budget") {
+  TempDir tmp("stop-setup");
+  write_text(tmp / "s.json", kSingle);
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = run_ckptsim("run " + (tmp / "s.json").string() + kHugeSetup + " --max-wall 2 --out " +
+                                 (tmp / "r").string(), tmp);
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  CHECK(r.exit_code == 3);
+  CHECK(wall_s >= 2.0);
+  CHECK(wall_s < 6.0);  // 2 s, one 1 GB segment's work, the teardown and a loaded machine's slack
+  const auto summary = summary_of(tmp / "r");
+  CHECK(summary["complete"] == false);
+  CHECK(summary["stopped_by"] == "stopped by --max-wall");
+  CHECK(summary["stopped_during"] == "setup");
+  CHECK_FALSE(fs::exists(tmp / "r" / "progress.csv"));
+  CHECK(temporaries_under(tmp / "r").empty());
+}
+
+TEST_CASE("SIGHUP stops a run as SIGTERM does, during the setup too: exit code 143") {
+  TempDir tmp("stop-hup");
+  write_text(tmp / "s.json", kSingle);
+  const pid_t pid = spawn_ckptsim({"run", (tmp / "s.json").string(), "--quiet", "--set", "pgbench.scale=20000",
+                                   "--set", "pgbench.duration=20s", "--out", (tmp / "r").string()});
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  const auto sent = std::chrono::steady_clock::now();
+  ::kill(pid, SIGHUP);
+  CHECK(wait_for(pid) == 128 + SIGTERM);
+  CHECK(std::chrono::steady_clock::now() - sent < std::chrono::seconds(4));
+  const auto summary = summary_of(tmp / "r");
+  CHECK(summary["complete"] == false);
+  CHECK(summary["stopped_by"] == "hung up (SIGHUP)");
 }
 
 TEST_CASE("a grid killed at random moments, then rerun, gives an uninterrupted run's files") {
