@@ -134,3 +134,21 @@ TEST_CASE("latency percentiles are within 1.1% above the true value; max is exac
   h.clear();
   CHECK(h.percentile_ms(50) == 0.0);
 }
+
+TEST_CASE("-P line of an empty second: -nan up to 9.6 (0.0 / 0 unguarded), 0.000 from 10") {
+  PgbenchConfig c;
+  const TransactionSums empty;
+  CHECK(progress_line(9, 7.0, 0.0, empty, c) == "progress: 7.0 s, 0.0 tps, lat -nan ms stddev -nan");
+  CHECK(progress_line(10, 7.0, 0.0, empty, c) == "progress: 7.0 s, 0.0 tps, lat 0.000 ms stddev 0.000");
+  CHECK(progress_line(14, 7.0, 0.0, empty, c) == "progress: 7.0 s, 0.0 tps, lat 0.000 ms stddev 0.000");
+  CHECK(progress_line(15, 7.0, 0.0, empty, c) == "progress: 7.0 s, 0.0 tps, lat 0.000 ms stddev 0.000, 0 failed");
+  c.rate = 400;
+  CHECK(progress_line(9, 7.0, 0.0, empty, c) == "progress: 7.0 s, 0.0 tps, lat -nan ms stddev -nan, lag -nan ms");
+  CHECK(progress_line(10, 7.0, 0.0, empty, c) == "progress: 7.0 s, 0.0 tps, lat 0.000 ms stddev 0.000, lag 0.000 ms");
+  // 9.6 counts a skipped transaction in cnt: 0 / 1 is 0.000, not -nan.
+  c.latency_limit = 10 * sim::kMillisecond;
+  TransactionSums only_skipped;
+  only_skipped.add_skipped();
+  CHECK(progress_line(9, 7.0, 0.0, only_skipped, c) ==
+        "progress: 7.0 s, 0.0 tps, lat 0.000 ms stddev 0.000, lag 0.000 ms, 1 skipped");
+}
