@@ -113,6 +113,14 @@ TEST_CASE("run writes progress.csv with one row per second and the summary's fig
   CHECK(tps > 100);
   CHECK(summary["settings"]["postgres"]["shared_buffers"] == "128MB");
   CHECK(summary["sim"]["simulated_seconds"].get<double>() == doctest::Approx(20.0));
+  // The whole run's latency percentiles, ordered and bounded by the maximum.
+  const auto& lat = summary["pgbench"]["latency_ms"];
+  REQUIRE(lat.is_object());
+  CHECK(lat["p50"].get<double>() > 0);
+  CHECK(lat["p50"].get<double>() <= lat["p90"].get<double>());
+  CHECK(lat["p90"].get<double>() <= lat["p99"].get<double>());
+  CHECK(lat["p99"].get<double>() <= lat["p99_9"].get<double>());
+  CHECK(lat["p99_9"].get<double>() <= summary["pgbench"]["latency_max_ms"].get<double>());
 
   // No temporary file is left behind.
   for (const auto& entry : fs::directory_iterator(tmp / "out"))
