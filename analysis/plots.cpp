@@ -254,17 +254,59 @@ std::string checkpoint_shading(const std::filesystem::path& checkpoints_csv) {
   return text;
 }
 
-// p50 / p99 / max latency of each interval on a log scale: where a stall shows as seconds.
-std::string latency_panel(const std::vector<std::string>& progress_header) {
+// The intervals of progress.csv with no transaction (tps 0), consecutive ones
+// merged, as (start, end) times: an interval starts at the row before's time_s.
+std::vector<std::pair<std::string, std::string>> empty_intervals(const std::filesystem::path& progress_csv) {
+  std::vector<std::pair<std::string, std::string>> spans;
+  const CsvTable table = read_csv(progress_csv);
+  const int time = table.column("time_s"), tps = table.column("tps");
+  if (time < 0 || tps < 0) return spans;
+  std::string previous = "0";
+  bool open = false;
+  for (const auto& row : table.rows) {
+    const std::string& t = row[static_cast<std::size_t>(time)];
+    const bool empty = std::strtod(row[static_cast<std::size_t>(tps)].c_str(), nullptr) == 0.0;
+    if (empty && open) spans.back().second = t;
+    if (empty && !open) spans.emplace_back(previous, t);
+    open = empty;
+    previous = t;
+  }
+  return spans;
+}
+
+// p50 / p99 / max latency of each interval on a log scale: where a stall shows
+// as seconds. An interval without a transaction has no latency: its points are
+// NaN, so the lines break there rather than join across it (a point marks
+// each interval, so one between two gaps still shows), and a red strip
+// along the x axis marks it (objects numbered from kGapObject, removed after
+// this panel so the other panels keep only the checkpoint shading), with a
+// legend entry (keyentry: gnuplot 5.2.8+).
+std::string latency_panel(const std::vector<std::string>& progress_header, const std::filesystem::path& progress_csv) {
+  constexpr int kGapObject = 100000;
   std::vector<std::string> series;
   for (std::string_view column : {"latency_p50_ms", "latency_p99_ms", "latency_max_ms"}) {
-    if (has(progress_header, column)) series.push_back(series_of("progress.csv", column, column.substr(8)));
+    if (!has(progress_header, column)) continue;
+    series.push_back(fmt::format("'progress.csv' using (column(\"time_s\")):(column(\"tps\") > 0 ? "
+                                 "column(\"{}\") : NaN) with linespoints lw 1 pt 7 ps 0.3 title {}",
+                                 column, gp_quote(column.substr(8))));
   }
   if (series.empty()) return {};
   std::string text = "set title 'transaction latency per interval (log scale)'\nset ylabel 'ms'\n"
-                     "set logscale y\nset yrange [*:*]\nplot ";
+                     "set logscale y\nset yrange [*:*]\n";
+  const auto gaps = empty_intervals(progress_csv);
+  for (std::size_t i = 0; i < gaps.size(); ++i) {
+    text += fmt::format("set object {} rect from first {}, graph 0 to first {}, graph 0.04 front fc rgb '#d7301f' "
+                        "fs solid 1.0 noborder  # no transaction\n",
+                        kGapObject + i, gaps[i].first, gaps[i].second);
+  }
+  if (!gaps.empty()) {
+    series.push_back("keyentry with boxes fc rgb '#d7301f' fs solid 1.0 noborder title 'no transaction'");
+  }
+  text += "plot ";
   for (std::size_t i = 0; i < series.size(); ++i) text += (i > 0 ? ", \\\n     " : "") + series[i];
-  return text + "\nunset logscale y\nset yrange [0:*]\n";
+  text += "\nunset logscale y\nset yrange [0:*]\n";
+  for (std::size_t i = 0; i < gaps.size(); ++i) text += fmt::format("unset object {}\n", kGapObject + i);
+  return text;
 }
 
 // p relative to folder when it lies below it, so the script does not carry this machine's paths.
@@ -300,7 +342,7 @@ std::string plot_run(const std::filesystem::path& run_dir, const std::string& ti
   std::vector<std::string> outputs = {"tps.png", "tps.svg"};
 
   std::string memory_panel, queue_panel, await_panel, wait_panel;
-  const std::string latency = latency_panel(progress);
+  const std::string latency = latency_panel(progress, run_dir / "progress.csv");
   if (std::filesystem::exists(run_dir / "waits.csv")) wait_panel = waits_panel(run_dir / "waits.csv");
   const auto system_csv = run_dir / "system.csv";
   if (std::filesystem::exists(system_csv)) {

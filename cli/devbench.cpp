@@ -6,7 +6,7 @@
 // (models/os/drain_bench.h): a writeback sweep of 8 kB pages at 1 %, 3 %,
 // 14 % and 50 % of a 2 GB span, ascending and in a random order, each until
 // its cache flush. Output: two tables, or with --json
-// {"preset": ..., "jobs": [{"name", "iops", "mb_per_s", "lat_ms": {"p50", "p99"}}, ...],
+// {"preset": ..., "jobs": [{"name", "iops", "mb_per_s", "lat_ms": {"p50", "p99"}, "max_in_flight"}, ...],
 //  "drain": [{"density_pct", "ascending_writes_per_s", "random_writes_per_s"}, ...]}.
 #include "cli/devbench.h"
 
@@ -25,6 +25,18 @@
 
 namespace ckptsim::cli {
 
+std::vector<os::DirectJob> devbench_jobs() {
+  return {
+      {.name = "randread-qd1", .write = false, .random = true, .iodepth = 1},
+      {.name = "randread-qd32", .write = false, .random = true, .iodepth = 32},
+      {.name = "randwrite-qd1", .write = true, .random = true, .iodepth = 1},
+      {.name = "randwrite-qd32", .write = true, .random = true, .iodepth = 32},
+      {.name = "seqread-qd1", .write = false, .random = false, .iodepth = 1, .batch = 1},
+      {.name = "seqwrite-qd1", .write = true, .random = false, .iodepth = 1, .batch = 1},
+      {.name = "seqread-stream", .write = false, .random = false, .iodepth = 1, .batch = 64},
+  };
+}
+
 int command_devbench(const std::string& preset, bool json) {
   scenarios::Scenario scenario;
   try {
@@ -37,14 +49,7 @@ int command_devbench(const std::string& preset, bool json) {
     std::cerr << "error: " << e.what() << '\n';
     return 2;
   }
-  const std::vector<os::DirectJob> jobs = {
-      {.name = "randread-qd1", .write = false, .random = true, .iodepth = 1},
-      {.name = "randread-qd32", .write = false, .random = true, .iodepth = 32},
-      {.name = "randwrite-qd1", .write = true, .random = true, .iodepth = 1},
-      {.name = "randwrite-qd32", .write = true, .random = true, .iodepth = 32},
-      {.name = "seqread-qd1", .write = false, .random = false, .iodepth = 1},
-      {.name = "seqwrite-qd1", .write = true, .random = false, .iodepth = 1},
-  };
+  const std::vector<os::DirectJob> jobs = devbench_jobs();
   // One dirty page in every `stride` blocks: 1 %, 3 %, 14 %, 50 %.
   const std::vector<std::int64_t> strides = {100, 33, 7, 2};
   std::vector<os::DirectJobResult> results;
@@ -82,6 +87,7 @@ int command_devbench(const std::string& preset, bool json) {
       j["iops"] = r.iops;
       j["mb_per_s"] = r.mb_per_s;
       j["lat_ms"] = {{"p50", r.p50_ms}, {"p99", r.p99_ms}};
+      j["max_in_flight"] = r.max_in_flight;
       out["jobs"].push_back(j);
     }
     out["drain"] = nlohmann::ordered_json::array();
@@ -96,10 +102,11 @@ int command_devbench(const std::string& preset, bool json) {
     return 0;
   }
   std::cout << fmt::format("{} ({} kernel, scheduler {}, 8 kB I/O, O_DIRECT)\n", preset, scenario.os.kernel, scheduler);
-  std::cout << fmt::format("{:<16} {:>10} {:>10} {:>10} {:>10}\n", "job", "IOPS", "MB/s", "p50 ms", "p99 ms");
+  std::cout << fmt::format("{:<16} {:>10} {:>10} {:>10} {:>10} {:>8}\n", "job", "IOPS", "MB/s", "p50 ms", "p99 ms",
+                           "max qd");
   for (const auto& r : results) {
-    std::cout << fmt::format("{:<16} {:>10.0f} {:>10.1f} {:>10.3f} {:>10.3f}\n", r.name, r.iops, r.mb_per_s, r.p50_ms,
-                             r.p99_ms);
+    std::cout << fmt::format("{:<16} {:>10.0f} {:>10.1f} {:>10.3f} {:>10.3f} {:>8}\n", r.name, r.iops, r.mb_per_s,
+                             r.p50_ms, r.p99_ms, r.max_in_flight);
   }
   std::cout << "\nwriteback drain: one 8 kB async write per 1/density blocks of 2 GB, then a cache flush\n";
   std::cout << fmt::format("{:<16} {:>10} {:>16} {:>16}\n", "density", "writes", "ascending w/s", "random w/s");

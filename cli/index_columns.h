@@ -4,7 +4,8 @@
 // apart by (version, shared_buffers, the checkpoint GUCs, the load, the
 // device) and the figures they are judged by (the per-second tps of
 // pgsql-hackers' checkpoint threads: mean, stddev, share of seconds below the
-// stall threshold; the worst second's p99 latency; checkpoints). Settings are
+// stall threshold; the worst second's p99 latency; the whole run's latency
+// p50 / p90 / p99 / p99.9; checkpoints). Settings are
 // read by JSON pointer from run.json, figures from summary.json or, for the
 // p99, from progress.csv. The same columns make the index's rows, the run
 // pages' tables and the comparison page's figures.

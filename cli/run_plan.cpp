@@ -5,10 +5,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <cstdio>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -17,65 +16,13 @@
 #include "analysis/atomic_file.h"
 #include "analysis/plots.h"
 #include "analysis/report.h"
+#include "cli/grid_progress.h"
 #include "cli/plot_folder.h"
 #include "cli/run_folder.h"
 #include "cli/run_point.h"
 #include "cli/stop.h"
 
 namespace ckptsim::cli {
-
-namespace {
-
-// A one-line bar on stderr, redrawn while points run: "[#####-----] 3/8 points, 41%".
-class ProgressBar {
- public:
-  ProgressBar(std::vector<std::atomic<double>>& fractions, bool enabled) : fractions_(fractions), enabled_(enabled) {
-    if (enabled_) thread_ = std::thread([this] { loop(); });
-  }
-  ~ProgressBar() {
-    if (!enabled_) return;
-    {
-      std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    wake_.notify_all();
-    thread_.join();
-    std::fputs("\r\033[K", stderr);
-  }
-
- private:
-  void loop() {
-    const auto start = std::chrono::steady_clock::now();
-    std::unique_lock lock(mutex_);
-    while (!wake_.wait_for(lock, std::chrono::milliseconds(250), [this] { return done_; })) {
-      // Only runs that take more than a moment get a bar.
-      if (std::chrono::steady_clock::now() - start < std::chrono::seconds(1)) continue;
-      double sum = 0;
-      int complete = 0;
-      for (const auto& f : fractions_) {
-        const double v = std::clamp(f.load(), 0.0, 1.0);
-        sum += v;
-        complete += v >= 1.0;
-      }
-      const double overall = fractions_.empty() ? 1.0 : sum / static_cast<double>(fractions_.size());
-      constexpr int kWidth = 30;
-      const int filled = static_cast<int>(overall * kWidth);
-      std::fprintf(stderr, "\r[%s%s] %d/%zu points, %3.0f%%", std::string(static_cast<std::size_t>(filled), '#').c_str(),
-                   std::string(static_cast<std::size_t>(kWidth - filled), '-').c_str(), complete, fractions_.size(),
-                   100.0 * overall);
-      std::fflush(stderr);
-    }
-  }
-
-  std::vector<std::atomic<double>>& fractions_;
-  bool enabled_;
-  bool done_ = false;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::thread thread_;
-};
-
-}  // namespace
 
 int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, const PlanOptions& options) {
   const std::size_t n = plan.points.size();
@@ -93,13 +40,21 @@ int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, cons
   std::vector<char> ran(n, 0);  // ran to its end, or kept from an earlier run
   std::atomic<std::size_t> next{0};
 
+  // --quiet prints nothing but errors; a single run shows pgbench's own -P lines instead.
+  const GridProgress::Mode mode = options.quiet || single  ? GridProgress::Mode::off
+                                  : isatty(STDERR_FILENO) ? GridProgress::Mode::bar
+                                                          : GridProgress::Mode::lines;
+  std::optional<GridProgress> progress(std::in_place, fractions, mode);
   auto dir_of = [&](std::size_t i) { return single ? out : out / plan.points[i].name; };
   auto worker = [&] {
     for (std::size_t i = next++; i < n; i = next++) {
+      const auto point_start = std::chrono::steady_clock::now();
+      const char* how = nullptr;
       if (kept[i]) {
         outcomes[i] = {.stability = kept[i]->stability, .events = kept[i]->events,
                        .simulated_seconds = kept[i]->simulated_seconds};
         ran[i] = 1;
+        how = "kept";
       } else if (stop_requested() == StopReason::none) {
         RunOptions run{.print_progress = single && !options.quiet, .threshold = options.threshold,
                        .fraction = &fractions[i], .record = records[i],
@@ -107,21 +62,27 @@ int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, cons
         try {
           outcomes[i] = run_point(plan.points[i].scenario, dir_of(i), run);
           ran[i] = outcomes[i].stopped_by == StopReason::none;
+          how = ran[i] ? "done" : "stopped";
         } catch (const std::exception& e) {
           errors[i] = e.what();
+          how = "failed";
         }
       }
       fractions[i] = 1.0;
+      if (how) {
+        const std::chrono::duration<double> took = std::chrono::steady_clock::now() - point_start;
+        progress->finished(plan.points[i].name, how, took.count());
+      }
     }
   };
   {
-    ProgressBar bar(fractions, !options.quiet && !single && isatty(STDERR_FILENO));
     const int jobs = std::clamp<int>(options.jobs, 1, static_cast<int>(std::max<std::size_t>(n, 1)));
     std::vector<std::thread> pool;
     for (int j = 1; j < jobs; ++j) pool.emplace_back(worker);
     worker();
     for (auto& t : pool) t.join();
   }
+  progress.reset();  // the bar's line is cleared before anything else is printed
 
   int failed = 0;
   for (std::size_t i = 0; i < n; ++i) {

@@ -271,7 +271,7 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   outcome.simulated_seconds = sim::to_seconds(finished);
   const nlohmann::ordered_json wait_totals = rec.waits.summary_json();
   if (!ran_to_end) outcome.stopped_by = stop_requested();
-  const MeasuredRun run{total, measured_s, report, wait_totals,
+  const MeasuredRun run{total, stats.total_histogram(), measured_s, report, wait_totals,
                         ran_to_end ? std::string() : stop_description(outcome.stopped_by),
                         options.crash_at ? std::optional<double>(sim::to_seconds(*options.crash_at)) : std::nullopt,
                         origin};

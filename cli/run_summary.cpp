@@ -23,6 +23,11 @@ double per_second(double count, double seconds) { return seconds > 0 ? count / s
 
 }  // namespace
 
+json latency_percentiles_json(const pgbench::LatencyHistogram& h) {
+  return {{"p50", h.percentile_ms(50)}, {"p90", h.percentile_ms(90)}, {"p99", h.percentile_ms(99)},
+          {"p99_9", h.percentile_ms(99.9)}};
+}
+
 json stability_json(const analysis::Stability& s) {
   return {{"tps_mean", s.tps_mean},       {"tps_stddev", s.tps_stddev}, {"threshold", s.threshold},
           {"pct_below_threshold", s.pct_below_threshold},
@@ -61,6 +66,7 @@ void write_summary(const std::filesystem::path& dir, const scenarios::Scenario& 
                         {"latency_avg_ms", total.latency_avg_ms()},
                         {"latency_stddev_ms", total.latency_stddev_ms()},
                         {"latency_max_ms", total.latency_max_ms()},
+                        {"latency_ms", latency_percentiles_json(run.latency)},
                         {"lag_avg_ms", total.lag_avg_ms()},
                         {"lag_max_ms", total.lag_max_ms()},
                         {"skipped", total.skipped},

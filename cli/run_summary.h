@@ -19,6 +19,7 @@ namespace ckptsim::cli {
 
 struct MeasuredRun {
   const pgbench::TransactionSums& total;
+  const pgbench::LatencyHistogram& latency;  // the whole run's, for its percentiles
   double duration_s;
   const std::string& report;  // pgbench's final summary text
   const nlohmann::ordered_json& waits;  // BackendWaits::summary_json
@@ -26,6 +27,10 @@ struct MeasuredRun {
   std::optional<double> crash_at_s;     // --crash-at: the run ended in a power loss there
   sim::Time origin = 0;                 // the measured run's start: summary times count from it
 };
+
+// summary.json's pgbench.latency_ms: the whole run's p50, p90, p99 and p99.9 in ms
+// (latency_histogram.h gives their precision), 0 without transactions.
+nlohmann::ordered_json latency_percentiles_json(const pgbench::LatencyHistogram& h);
 
 // summary.json's "stability" object, and back (doubles round-trip exactly).
 nlohmann::ordered_json stability_json(const analysis::Stability& s);

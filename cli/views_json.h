@@ -13,8 +13,9 @@
 
 namespace ckptsim::cli {
 
-// {"pg_stat_bgwriter"} (<= 16) or {"pg_stat_checkpointer", "pg_stat_bgwriter", "pg_stat_io"} (17),
-// then "pg_stat_wal", "pg_stat_database", "checkpoints".
+// {"pg_stat_bgwriter"} (<= 15), {"pg_stat_bgwriter", "pg_stat_io"} (16) or
+// {"pg_stat_checkpointer", "pg_stat_bgwriter", "pg_stat_io"} (17; pg_stat_io an array of rows
+// per backend type), then "pg_stat_wal", "pg_stat_database", "checkpoints".
 // Times (checkpoints' start_s) count from `origin`, the measured run's start, as the CSVs do.
 nlohmann::ordered_json server_views_json(const postgres::Server& server, sim::Time origin);
 // {"os": {...}, "devices": {"data": {...}[, "wal": {...}]}}.

@@ -46,7 +46,8 @@ void describe_postgres(Schema<postgres::PostgresConfig>& s) {
       .bytes("wal_writer_flush_after", &PostgresConfig::wal_writer_flush_after, kBlock, 0, kIntMax * kBlock)
       .duration("commit_delay", &PostgresConfig::commit_delay, kMicrosecond, 0, 100000 * kMicrosecond)
       .integer("commit_siblings", &PostgresConfig::commit_siblings, 0, 1000)
-      .boolean("log_checkpoints", &PostgresConfig::log_checkpoints);
+      .boolean("log_checkpoints", &PostgresConfig::log_checkpoints)
+      .boolean("track_wal_io_timing", &PostgresConfig::track_wal_io_timing);
 }
 
 }  // namespace ckptsim::scenarios

@@ -299,6 +299,7 @@ void BlockQueue::run_queue() {
     rq->state = RequestState::Dispatched;
     for (Bio& bio : rq->bios) bio.owner->bio_dispatched(bio);
     device_.submit(*rq);
+    peak_device_outstanding_ = std::max(peak_device_outstanding_, device_.outstanding());
   }
   running_ = false;
 }

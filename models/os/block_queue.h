@@ -140,6 +140,9 @@ class BlockQueue final : public BlockDevice, public disk::CommandOwner, public E
 
   // /proc/diskstats as of now.
   DiskStats stats() const override;
+  // The most commands the device has held at once since this queue was made:
+  // what a queue-depth-1 benchmark must keep at 1.
+  int peak_device_outstanding() const { return peak_device_outstanding_; }
   std::int64_t sectors_written() const override { return stats_.write_sectors; }
 
   // ElevatorHost
@@ -192,6 +195,7 @@ class BlockQueue final : public BlockDevice, public disk::CommandOwner, public E
   sim::WaitList<FlushNode> flush_waiters_;
 
   bool running_ = false;            // run_queue re-entry guard
+  int peak_device_outstanding_ = 0;
   mutable DiskStats stats_;
 };
 

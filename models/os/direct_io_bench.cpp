@@ -124,6 +124,7 @@ DirectJobResult run_direct_job(sim::Simulator& sim, BlockQueue& queue, const Dir
   r.mb_per_s = r.iops * static_cast<double>(job.block) / sim::kMiB;
   r.p50_ms = percentile(st.latencies, 0.50);
   r.p99_ms = percentile(st.latencies, 0.99);
+  r.max_in_flight = queue.peak_device_outstanding();
   return r;
 }
 

@@ -41,6 +41,7 @@ struct DirectJobResult {
   double mb_per_s = 0;
   double p50_ms = 0;
   double p99_ms = 0;
+  int max_in_flight = 0;    // the most requests the device held at once
 };
 
 // Runs `job` on `queue` from the simulator's current time; returns when its

@@ -1,11 +1,15 @@
 // models/pgbench/latency_histogram.h
 //
-// Latency percentiles per progress interval (p50 / p90 / p99 / max), which
-// pgbench itself does not print but users ask for (see formats.md, 2.4).
-// Log-spaced buckets, 64 per power of two (about 1.1 % apart), from 1 µs to
-// about 10^5 s: a percentile is reported as its bucket's upper bound, so it
-// is at most 1.1 % above the true value. Fixed size, no allocation per
-// sample.
+// Latency percentiles per progress interval (p50 / p90 / p99 / max) and over
+// the whole run (p50 / p90 / p99 / p99.9 in summary.json), which pgbench
+// itself does not print but users ask for (see formats.md, 2.4).
+// HdrHistogram's layout with 6 bits of sub-bucket precision: 64 linear
+// buckets per power of two, from 1 µs to about 10^5 s. A latency is counted
+// in whole µs; a percentile (the smallest value with at least p % of the
+// samples at or below it, HdrHistogram's getValueAtPercentile) is reported as
+// its bucket's upper bound, capped at the exact maximum, so it lies between
+// the true value less 1 µs and 1/64 (1.6 %) above it. Fixed size, no
+// allocation per sample.
 #pragma once
 
 #include <array>

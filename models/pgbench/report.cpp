@@ -13,10 +13,17 @@ int major_version(const std::string& version) { return std::stoi(version); }
 
 std::string progress_line(int major, double elapsed_s, double tps, const TransactionSums& s,
                           const PgbenchConfig& config) {
-  std::string line = fmt::format("progress: {:.1f} s, {:.1f} tps, lat {:.3f} ms stddev {:.3f}", elapsed_s, tps,
-                                 s.latency_avg_ms(), s.latency_stddev_ms());
+  // Before 10, threadRun divided the interval's sums by its count unguarded:
+  // with no transaction that is 0.0 / 0, which glibc's printf shows as "-nan"
+  // (x86's default NaN has the sign bit set), for lat, stddev and lag alike.
+  // 9.6's accumStats counts a skipped transaction in cnt, so only a second
+  // with neither is empty. From 10 on, `if (ntx > 0)` prints 0.000 instead.
+  const bool nan = major < 10 && s.transactions + s.skipped == 0;
+  auto ms = [nan](double value) { return nan ? std::string("-nan") : fmt::format("{:.3f}", value); };
+  std::string line = fmt::format("progress: {:.1f} s, {:.1f} tps, lat {} ms stddev {}", elapsed_s, tps,
+                                 ms(s.latency_avg_ms()), ms(s.latency_stddev_ms()));
   if (major >= 15) line += ", 0 failed";
-  if (config.rate > 0) line += fmt::format(", lag {:.3f} ms", s.lag_avg_ms());
+  if (config.rate > 0) line += fmt::format(", lag {} ms", ms(s.lag_avg_ms()));
   if (config.rate > 0 && config.latency_limit > 0) line += fmt::format(", {} skipped", s.skipped);
   return line;
 }

@@ -5,6 +5,8 @@
 // already use on pgbench output read ckptsim's:
 //   -P line   9.4-14: "progress: 5.0 s, 430.5 tps, lat 8.842 ms stddev 6.070[, lag 1.2 ms][, 3 skipped]"
 //             15+:    the same with ", 0 failed" after stddev
+//             an empty interval: "lat -nan ms stddev -nan" (and "lag -nan ms")
+//             up to 9.6, "lat 0.000 ms stddev 0.000" from 10
 //   summary   printResults, by release (read in 9.6's and 15's pgbench.c; the
 //             steps between them from the release notes):
 //     9.0-9.5  "transaction type: TPC-B (sort of)" (no "<builtin: >"),

@@ -10,9 +10,10 @@
 //
 // Kept as sums, as pgbench does, so a progress row costs O(1): mean and
 // stddev come from the sum and the sum of squares. Three windows run side by
-// side: the whole run, the current progress interval (with a latency
-// histogram for percentiles) and the current --aggregate-interval, kept per
-// pgbench thread because pgbench writes one aggregate log per thread.
+// side: the whole run (with a latency histogram for its percentiles), the
+// current progress interval (with its own histogram) and the current
+// --aggregate-interval, kept per pgbench thread because pgbench writes one
+// aggregate log per thread.
 #pragma once
 
 #include <algorithm>
@@ -91,6 +92,7 @@ class TransactionStats {
     interval_.add(latency, lag, is_late);
     aggregates_.at(thread).add(latency, lag, is_late);
     histogram_.add(latency);
+    run_histogram_.add(latency);
   }
   void record_skipped(std::size_t thread = 0) {
     total_.add_skipped();
@@ -107,12 +109,14 @@ class TransactionStats {
   }
   std::size_t threads() const { return aggregates_.size(); }
   const TransactionSums& total() const { return total_; }
+  const LatencyHistogram& total_histogram() const { return run_histogram_; }
 
  private:
   TransactionSums total_;
   TransactionSums interval_;
   std::vector<TransactionSums> aggregates_;  // one per pgbench thread
   LatencyHistogram histogram_;
+  LatencyHistogram run_histogram_;
 };
 
 }  // namespace ckptsim::pgbench

@@ -12,7 +12,8 @@ constexpr int kCommitRecordBytes = 40;  // XLOG_XACT_COMMIT without subtransacti
 Backend::Backend(const SharedState& shared, os::OsTask& task)
     : shared_(shared),
       task_(task),
-      writeback_(shared.rels, flush_after_pages(shared.version, shared.config.backend_flush_after)),
+      writeback_(shared.rels, flush_after_pages(shared.version, shared.config.backend_flush_after),
+                 &shared.stats.backend_writebacks),
       waits_(shared.sim, WaitEvent::ClientRead),
       proc_{&task, ProcKind::Backend, &writeback_, &waits_},
       xact_ended_(shared.sim) {}
@@ -65,6 +66,7 @@ sim::Task<> Backend::insert(RelationId rel, int tuples_per_page, int record_byte
       const auto extending = extension_lock.try_exclusive();  // free: checked above, nothing awaited since
       r.last_page_tuples = 1;
       const SegmentId seg = co_await shared_.rels.extend(proc_, rel);  // smgrextend writes a zeroed page
+      ++shared_.stats.backend_extends;
       block = r.nblocks - 1;
       co_await bufmgr.register_sync(proc_, seg);  // counts as buffers_backend
       id = co_await bufmgr.read_buffer(proc_, rel, block, true);

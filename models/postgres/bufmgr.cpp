@@ -56,6 +56,8 @@ sim::Task<BufferId> BufferManager::get_victim(PgProc& proc) {
       pool_.unpin(id);
       continue;
     }
+    // GetVictimBuffer (16): taking over a buffer that held a block is an eviction.
+    if (b.tag_valid && proc.kind == ProcKind::Backend) ++stats_.backend_evictions;
     co_return id;
   }
 }
@@ -135,6 +137,7 @@ sim::Task<> BufferManager::register_sync(PgProc& proc, SegmentId seg) {
   if (queue_.forward(seg)) co_return;
   // The queue is full and could not be compacted: fsync the segment ourselves.
   if (proc.kind == ProcKind::Backend && version_.has_backend_fsync_stat()) ++stats_.buffers_backend_fsync;
+  if (proc.kind == ProcKind::Bgwriter) ++stats_.bgwriter_fsyncs;
   co_await rels_.fsync(proc, seg);
 }
 

@@ -298,6 +298,7 @@ sim::Task<> Checkpointer::sync_phase(PgProc& proc, CheckpointEnd& end) {
     const sim::Duration dt = sim_.now() - t0;
     queue_.forget(seg);
     ++end.sync_files;
+    ++stats_.checkpointer_fsyncs;
     total_us += dt / sim::kMicrosecond;
     longest_us = std::max(longest_us, dt / sim::kMicrosecond);
   }

@@ -65,6 +65,7 @@ struct PostgresConfig {
   sim::Duration commit_delay = 0;
   std::int64_t commit_siblings = 5;                   // commit_delay only with this many other open transactions
   bool log_checkpoints = true;
+  bool track_wal_io_timing = false;                   // 14+: pg_stat_wal's wal_write_time / wal_sync_time
 };
 
 // wal_buffers as the server sizes it: -1 means 1/32 of shared_buffers, at

@@ -36,9 +36,11 @@ Server::Server(sim::Simulator& sim, sim::Resource& cpus, os::FileSystem& fs, con
   wal_.on_segment_finished([this](std::int64_t segno) { checkpointer_.wal_segment_finished(segno); });
   checkpointer_.set_log([this](sim::Time t, const std::string& line) { log(t, line); });
   checkpoint_writeback_ =
-      std::make_unique<WritebackContext>(rels_, flush_after_pages(version_, config_.checkpoint_flush_after));
+      std::make_unique<WritebackContext>(rels_, flush_after_pages(version_, config_.checkpoint_flush_after),
+                                         &stats_.checkpointer_writebacks);
   bgwriter_writeback_ =
-      std::make_unique<WritebackContext>(rels_, flush_after_pages(version_, config_.bgwriter_flush_after));
+      std::make_unique<WritebackContext>(rels_, flush_after_pages(version_, config_.bgwriter_flush_after),
+                                         &stats_.bgwriter_writebacks);
 }
 
 Server::~Server() = default;

@@ -3,7 +3,9 @@
 // The server's cumulative statistics, named as PostgreSQL's views name them:
 // pg_stat_bgwriter (9.x-16; 17 splits it into pg_stat_bgwriter +
 // pg_stat_checkpointer, with the same meanings), pg_stat_wal (14+; kept for
-// every version here), pg_stat_database's blks_hit / blks_read.
+// every version here), pg_stat_database's blks_hit / blks_read, and the
+// relation rows of pg_stat_io (16+) for the client backend, checkpointer and
+// background writer (pgstat_io.c: only backends read, extend and evict).
 //
 // Simplified: counters are updated as the event happens, not on PostgreSQL's
 // reporting cadence (buffers_backend is moved into the view only when the
@@ -40,6 +42,22 @@ struct Stats {
   std::int64_t wal_buffers_full = 0;
   std::int64_t wal_write = 0;
   std::int64_t wal_sync = 0;
+  // With track_wal_io_timing (14+): XLogWrite's time in pg_pwrite and
+  // issue_xlog_fsync's in the sync, in ms, by every process that writes WAL.
+  double wal_write_time = 0;
+  double wal_sync_time = 0;
+
+  // pg_stat_io (16+), object relation, context normal. A client backend's
+  // writes are buffers_backend less its extends; the checkpointer's writes are
+  // buffers_checkpoint, the bgwriter's buffers_clean; a client backend's
+  // fsyncs are buffers_backend_fsync.
+  std::int64_t backend_extends = 0;       // smgrextend by a backend (relation extension)
+  std::int64_t backend_evictions = 0;     // a valid buffer taken over for another block
+  std::int64_t backend_writebacks = 0;    // blocks, backend_flush_after
+  std::int64_t checkpointer_writebacks = 0;  // blocks, checkpoint_flush_after
+  std::int64_t bgwriter_writebacks = 0;      // blocks, bgwriter_flush_after
+  std::int64_t checkpointer_fsyncs = 0;   // segment files fsync'ed in the sync phase (mdsyncfiletag)
+  std::int64_t bgwriter_fsyncs = 0;       // the request queue full: the bgwriter fsyncs itself
 
   // pg_stat_database
   std::int64_t blks_hit = 0;

@@ -42,6 +42,8 @@ class Version {
   bool wal_writer_flush_after() const noexcept { return num_ >= 90600; }
   // 17: pg_stat_checkpointer; buffers_backend* leave pg_stat_bgwriter.
   bool has_pg_stat_checkpointer() const noexcept { return num_ >= 170000; }
+  // 16: pg_stat_io, rows per backend type, object and context.
+  bool has_pg_stat_io() const noexcept { return num_ >= 160000; }
 
   // log_checkpoints line shapes.
   bool log_sync_stats() const noexcept { return num_ >= 90100; }

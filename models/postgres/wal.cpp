@@ -122,6 +122,13 @@ sim::Task<> Wal::flush(const PgProc& proc, Lsn target) {
   }
 }
 
+// XLogWrite and issue_xlog_fsync (14+) add the time of each pg_pwrite and
+// each sync to pg_stat_wal only with track_wal_io_timing on; the zero-filling
+// of a new segment (XLogFileInit) is not counted.
+void Wal::count_io_time(double& total_ms, sim::Time start) const {
+  if (config_.track_wal_io_timing) total_ms += sim::to_millis(sim_.now() - start);
+}
+
 sim::Task<> Wal::write(const PgProc& proc, Lsn upto, bool flush) {
   // Whole pages: the partial page at `written_` is written again.
   while (written_ < upto) {
@@ -133,7 +140,9 @@ sim::Task<> Wal::write(const PgProc& proc, Lsn upto, bool flush) {
     const os::FileId file = co_await open_segment(proc, segno);
     {
       const WaitScope waiting = report_wait(proc, WaitEvent::WalWrite);
+      const sim::Time start = sim_.now();
       co_await fs_.write(*proc.task, file, first_block, end_block - first_block);
+      count_io_time(stats_.wal_write_time, start);
     }
     ++stats_.wal_write;
     written_ = piece_end;
@@ -157,11 +166,13 @@ sim::Task<> Wal::issue_xlog_fsync(const PgProc& proc, os::FileId file) {
   if (!config_.fsync) co_return;
   {
     const WaitScope waiting = report_wait(proc, WaitEvent::WalSync);
+    const sim::Time start = sim_.now();
     if (config_.wal_sync_method == WalSyncMethod::Fsync) {
       co_await fs_.fsync(*proc.task, file);
     } else {
       co_await fs_.fdatasync(*proc.task, file);
     }
+    count_io_time(stats_.wal_sync_time, start);
   }
   ++stats_.wal_sync;
 }

@@ -123,6 +123,7 @@ class Wal {
  private:
   static Lsn advance(Lsn pos, std::int64_t bytes);
   sim::Task<> write(const PgProc& proc, Lsn upto, bool flush);
+  void count_io_time(double& total_ms, sim::Time start) const;  // track_wal_io_timing
   sim::Task<os::FileId> open_segment(const PgProc& proc, std::int64_t segno);
   sim::Task<> issue_xlog_fsync(const PgProc& proc, os::FileId file);
   os::FileId& file_of(std::int64_t segno);

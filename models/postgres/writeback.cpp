@@ -11,8 +11,8 @@ std::int64_t flush_after_pages(const Version& version, sim::Bytes flush_after) {
   return version.at_least(90600) ? flush_after / os::kBlockBytes : 0;
 }
 
-WritebackContext::WritebackContext(Relations& rels, std::int64_t flush_after_pages)
-    : rels_(rels), limit_(std::clamp<std::int64_t>(flush_after_pages, 0, 256)) {
+WritebackContext::WritebackContext(Relations& rels, std::int64_t flush_after_pages, std::int64_t* blocks_counter)
+    : rels_(rels), limit_(std::clamp<std::int64_t>(flush_after_pages, 0, 256)), blocks_counter_(blocks_counter) {
   pending_.reserve(static_cast<std::size_t>(limit_));
 }
 
@@ -32,6 +32,7 @@ sim::Task<> WritebackContext::issue(const PgProc& proc) {
   issuing_.swap(pending_);
   pending_.clear();
   const std::vector<BufferTag>& tags = issuing_;
+  const auto blocks = static_cast<std::int64_t>(tags.size());
   std::size_t i = 0;
   while (i < tags.size()) {
     const BufferTag first = tags[i];
@@ -48,6 +49,8 @@ sim::Task<> WritebackContext::issue(const PgProc& proc) {
     co_await rels_.writeback(proc, seg, first.block % kBlocksPerSegment, end - first.block);
     i = j;
   }
+  // Counted once the requests are issued, as 16's IssuePendingWritebacks does.
+  if (blocks_counter_ != nullptr) *blocks_counter_ += blocks;
 }
 
 }  // namespace ckptsim::postgres

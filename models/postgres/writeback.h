@@ -23,7 +23,9 @@ std::int64_t flush_after_pages(const Version& version, sim::Bytes flush_after);
 
 class WritebackContext {
  public:
-  WritebackContext(Relations& rels, std::int64_t flush_after_pages);
+  // blocks_counter, if given, counts the blocks of every IssuePendingWritebacks
+  // (pending tags, duplicates included), as 16's pg_stat_io writebacks does.
+  WritebackContext(Relations& rels, std::int64_t flush_after_pages, std::int64_t* blocks_counter = nullptr);
 
   // ScheduleBufferTagForWriteback: remember one written block; issues when the limit is reached.
   sim::Task<> schedule(const PgProc& proc, RelationId rel, std::int64_t block);
@@ -39,6 +41,7 @@ class WritebackContext {
   std::vector<BufferTag> pending_;
   std::vector<BufferTag> issuing_;
   std::int64_t calls_ = 0;
+  std::int64_t* blocks_counter_;
 };
 
 }  // namespace ckptsim::postgres

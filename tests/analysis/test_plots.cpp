@@ -148,7 +148,6 @@ TEST_CASE("a run's plots shade its checkpoints and stack latency on a log scale 
   // The shading comes before the first plot, so it is behind tps.png too.
   CHECK(gp.find("set object 1") < gp.find("set output \"tps.png\""));
   CHECK(contains(gp, "set title 'transaction latency per interval (log scale)'\nset ylabel 'ms'\nset logscale y"));
-  CHECK(contains(gp, "(column(\"latency_p99_ms\")) with lines lw 1 title 'p99_ms'"));
   CHECK(contains(gp, "set multiplot layout 2,1 title 'default: a point'"));
   if (!gnuplot_available()) return;
   CHECK(is_png(dir / "system.png"));
@@ -158,4 +157,23 @@ TEST_CASE("an empty grid writes nothing") {
   ScratchDir dir;
   plot_grid(dir.path(), {}, "nothing");
   CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("the latency panel breaks its lines at seconds without a transaction and marks them along the axis") {
+  ScratchDir dir;
+  // Seconds 2 and 3 (from 1 to 3) and second 5 (from 4 to 5) have no transaction.
+  write_text(dir / "progress.csv", "time_s,tps,latency_p50_ms,latency_p99_ms,latency_max_ms\n"
+                                    "1,500,2,5,9\n2,0,0,0,0\n3,0,0,0,0\n4,620,2,4,8\n5,0,0,0,0\n6,610,2,4,8\n");
+  plot_run(dir.path(), "gaps");
+  const std::string gp = read_text(dir / "plot.gp");
+  // No point where there is no latency: the line breaks instead of dropping to 0 or joining.
+  CHECK(contains(gp, "(column(\"tps\") > 0 ? column(\"latency_p99_ms\") : NaN) with linespoints lw 1 pt 7 ps 0.3 title 'p99_ms'"));
+  CHECK(contains(gp, "set object 100000 rect from first 1, graph 0 to first 3, graph 0.04 front fc rgb '#d7301f'"));
+  CHECK(contains(gp, "set object 100001 rect from first 4, graph 0 to first 5, graph 0.04 front fc rgb '#d7301f'"));
+  CHECK_FALSE(contains(gp, "set object 100002"));
+  CHECK(contains(gp, "title 'no transaction'"));
+  // Only in the latency panel: removed before the next one.
+  CHECK(gp.find("unset object 100001") > gp.find("title 'no transaction'"));
+  if (!gnuplot_available()) return;
+  CHECK(is_png(dir / "system.png"));
 }

@@ -113,6 +113,14 @@ TEST_CASE("run writes progress.csv with one row per second and the summary's fig
   CHECK(tps > 100);
   CHECK(summary["settings"]["postgres"]["shared_buffers"] == "128MB");
   CHECK(summary["sim"]["simulated_seconds"].get<double>() == doctest::Approx(20.0));
+  // The whole run's latency percentiles, ordered and bounded by the maximum.
+  const auto& lat = summary["pgbench"]["latency_ms"];
+  REQUIRE(lat.is_object());
+  CHECK(lat["p50"].get<double>() > 0);
+  CHECK(lat["p50"].get<double>() <= lat["p90"].get<double>());
+  CHECK(lat["p90"].get<double>() <= lat["p99"].get<double>());
+  CHECK(lat["p99"].get<double>() <= lat["p99_9"].get<double>());
+  CHECK(lat["p99_9"].get<double>() <= summary["pgbench"]["latency_max_ms"].get<double>());
 
   // No temporary file is left behind.
   for (const auto& entry : fs::directory_iterator(tmp / "out"))
@@ -375,4 +383,50 @@ TEST_CASE("presets lists every shipped preset with its description") {
   REQUIRE(r.exit_code == 0);
   for (const char* name : {"9.6", "15", "linux-3.2", "raid1-hdd-7200-bbwc", "nvme", "e1-host"})
     CHECK_MESSAGE(r.out.find(name) != std::string::npos, name);
+}
+
+TEST_CASE("summary.json: pg_stat_io rows per backend type on 16 and 17 agree with pg_stat_bgwriter / pg_stat_checkpointer") {
+  TempDir tmp("cli-pg-stat-io");
+  write_text(tmp / "s.json", kSmall);
+  for (const std::string version : {"15", "16", "17"}) {
+    CAPTURE(version);
+    const auto out = tmp / ("v" + version);
+    REQUIRE(run_ckptsim("run " + (tmp / "s.json").string() + " --quiet --out " + out.string() +
+                            " --set postgres.version=" + version +
+                            " --set postgres.shared_buffers=16MB --set postgres.max_wal_size=32MB"
+                            " --set postgres.track_wal_io_timing=on --set pgbench.duration=10s",
+                        tmp)
+                .exit_code == 0);
+    const auto summary = nlohmann::json::parse(slurp(out / "summary.json"));
+    // track_wal_io_timing: the commits' fdatasyncs take time.
+    CHECK(summary["pg_stat_wal"]["wal_sync_time"].get<double>() > 0);
+    CHECK(summary["pg_stat_wal"].contains("wal_write_time"));
+    if (version == "15") {
+      CHECK_FALSE(summary.contains("pg_stat_io"));
+      continue;
+    }
+    const auto& io = summary["pg_stat_io"];
+    REQUIRE(io.is_array());
+    REQUIRE(io.size() == 3);
+    CHECK(io[0]["backend_type"] == "client backend");
+    CHECK(io[1]["backend_type"] == "checkpointer");
+    CHECK(io[2]["backend_type"] == "background writer");
+    const auto& bg = summary["pg_stat_bgwriter"];
+    const std::int64_t checkpoint_writes = version == "17" ? summary["pg_stat_checkpointer"]["buffers_written"].get<std::int64_t>()
+                                                           : bg["buffers_checkpoint"].get<std::int64_t>();
+    CHECK(checkpoint_writes > 0);
+    CHECK(io[1]["writes"].get<std::int64_t>() == checkpoint_writes);
+    CHECK(io[2]["writes"].get<std::int64_t>() == bg["buffers_clean"].get<std::int64_t>());
+    CHECK(io[0]["evictions"].get<std::int64_t>() > 0);  // 16MB of shared buffers over scale 10
+    if (version == "16") {
+      CHECK(io[0]["writes"].get<std::int64_t>() + io[0]["extends"].get<std::int64_t>() ==
+            bg["buffers_backend"].get<std::int64_t>());
+      CHECK(io[0]["fsyncs"].get<std::int64_t>() == bg["buffers_backend_fsync"].get<std::int64_t>());
+    }
+    // Counts a backend type never has are NULL, as in the view.
+    for (const char* column : {"extends", "evictions"}) {
+      CHECK(io[1][column].is_null());
+      CHECK(io[2][column].is_null());
+    }
+  }
 }

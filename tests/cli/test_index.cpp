@@ -214,7 +214,7 @@ TEST_CASE("every page is well-formed") {
   }
 }
 
-TEST_CASE("the index has one row per run with summary.json's mean tps") {
+TEST_CASE("the index has one row per run with summary.json's mean tps and whole-run latency percentiles") {
   const auto rows = table_rows(slurp(tree_root() / "index.html"), "runs");
   REQUIRE(rows.size() == 5);
   std::set<std::string> names;
@@ -224,6 +224,13 @@ TEST_CASE("the index has one row per run with summary.json's mean tps") {
     // Columns: run, grid, mean tps, ...
     CHECK(row[2] == fmt::format("{:.1f}", mean_tps_of(tree_root() / row[0])));
     CHECK(row[1] == (row[0] == kOddName ? "" : "grid"));
+    // ... tps stddev, below threshold, worst p99, then the whole run's latency percentiles.
+    REQUIRE(row.size() > 9);
+    const auto latency = nlohmann::json::parse(slurp(tree_root() / row[0] / "summary.json"))["pgbench"]["latency_ms"];
+    CHECK(row[6] == fmt::format("{:.1f}", latency["p50"].get<double>()));
+    CHECK(row[7] == fmt::format("{:.1f}", latency["p90"].get<double>()));
+    CHECK(row[8] == fmt::format("{:.1f}", latency["p99"].get<double>()));
+    CHECK(row[9] == fmt::format("{:.1f}", latency["p99_9"].get<double>()));
   }
   CHECK(names.contains(kOddName));
   CHECK(names.contains("grid/checkpoint_sorting=false,checkpoint_flush_after=0"));

@@ -134,3 +134,44 @@ TEST_CASE("latency percentiles are within 1.1% above the true value; max is exac
   h.clear();
   CHECK(h.percentile_ms(50) == 0.0);
 }
+
+TEST_CASE("-P line of an empty second: -nan up to 9.6 (0.0 / 0 unguarded), 0.000 from 10") {
+  PgbenchConfig c;
+  const TransactionSums empty;
+  CHECK(progress_line(9, 7.0, 0.0, empty, c) == "progress: 7.0 s, 0.0 tps, lat -nan ms stddev -nan");
+  CHECK(progress_line(10, 7.0, 0.0, empty, c) == "progress: 7.0 s, 0.0 tps, lat 0.000 ms stddev 0.000");
+  CHECK(progress_line(14, 7.0, 0.0, empty, c) == "progress: 7.0 s, 0.0 tps, lat 0.000 ms stddev 0.000");
+  CHECK(progress_line(15, 7.0, 0.0, empty, c) == "progress: 7.0 s, 0.0 tps, lat 0.000 ms stddev 0.000, 0 failed");
+  c.rate = 400;
+  CHECK(progress_line(9, 7.0, 0.0, empty, c) == "progress: 7.0 s, 0.0 tps, lat -nan ms stddev -nan, lag -nan ms");
+  CHECK(progress_line(10, 7.0, 0.0, empty, c) == "progress: 7.0 s, 0.0 tps, lat 0.000 ms stddev 0.000, lag 0.000 ms");
+  // 9.6 counts a skipped transaction in cnt: 0 / 1 is 0.000, not -nan.
+  c.latency_limit = 10 * sim::kMillisecond;
+  TransactionSums only_skipped;
+  only_skipped.add_skipped();
+  CHECK(progress_line(9, 7.0, 0.0, only_skipped, c) ==
+        "progress: 7.0 s, 0.0 tps, lat 0.000 ms stddev 0.000, lag 0.000 ms, 1 skipped");
+}
+
+TEST_CASE("the whole run's latency percentiles span every interval, within the histogram's precision") {
+  // 10000 transactions of 0.1, 0.2, ... 1000 ms, over 10 progress intervals
+  // that each clear their own histogram: p50 is 500 ms, p90 900, p99 990,
+  // p99.9 999. Reported: between the true value less 1 µs and 1/64 above.
+  TransactionStats stats;
+  for (int i = 1; i <= 10000; ++i) {
+    stats.record(i * 100 * sim::kMicrosecond, 0, false);
+    if (i % 1000 == 0) {
+      stats.take_interval();
+      stats.clear_interval_histogram();
+    }
+  }
+  const LatencyHistogram& h = stats.total_histogram();
+  CHECK(h.count() == 10000);
+  for (const auto& [p, truth] : {std::pair{50.0, 500.0}, {90.0, 900.0}, {99.0, 990.0}, {99.9, 999.0}}) {
+    CAPTURE(p);
+    CHECK(h.percentile_ms(p) >= truth - 0.001);
+    CHECK(h.percentile_ms(p) <= truth * (1 + 1.0 / 64));
+  }
+  CHECK(h.max_ms() == 1000.0);
+  CHECK(stats.interval_histogram().count() == 0);
+}

@@ -107,7 +107,7 @@ TEST_CASE("the normalised scenario lists every section and setting in declaratio
   std::vector<std::string> pg_keys;
   for (const auto& [key, value] : resolved["postgres"].items()) pg_keys.push_back(key);
   CHECK(pg_keys == schemas.postgres.names());
-  CHECK(pg_keys.size() == 26);
+  CHECK(pg_keys.size() == 27);  // with fsync, wal_sync_method and track_wal_io_timing
   CHECK(resolved["hardware"] ==
         json{{"cpus", 8}, {"ram", "16GB"}, {"device", "raid1-hdd-7200"}, {"wal_device", ""}});
   CHECK(resolved["seed"] == 1);
