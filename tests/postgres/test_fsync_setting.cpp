@@ -28,10 +28,10 @@ void run_load(Rig& rig) {
   const RelationId rel = server.create_relation("t", 300);
   Backend& b = server.connect();
   server.start();
-  rig.sim.spawn([](Backend& b, RelationId rel) -> sim::Process {
+  rig.sim.spawn([](Backend& backend, RelationId relation) -> sim::Process {
     for (std::int64_t block = 0; block < 200; ++block) {
-      co_await b.modify(rel, block, 100);
-      co_await b.commit();
+      co_await backend.modify(relation, block, 100);
+      co_await backend.commit();
     }
   }(b, rel));
   rig.sim.spawn(checkpoint_at(rig.sim, server, sim::kSecond));
