@@ -28,15 +28,6 @@ std::string recorded_progress_log(const std::string& name) {
   return "";
 }
 
-// GCC 12 warns -Wrestrict inside std::string's copy when a one-character
-// literal is concatenated (GCC bug 105329, a false positive fixed in GCC 13).
-#pragma GCC diagnostic push
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wrestrict"
-#endif
-std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
-#pragma GCC diagnostic pop
-
 // 5 s of 100 tps: the simulated side.
 void write_simulated(const fs::path& dir) {
   fs::create_directories(dir);

@@ -37,8 +37,6 @@ const char* kFourPoints = R"({
 
 const std::string kOddName = "a&b<c>";
 
-std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
-
 // tree/a&b<c> (a run) and tree/grid (4 points), indexed; built once for every test here.
 const TempDir& indexed_tree() {
   static const TempDir dir("index");
