@@ -5,8 +5,10 @@
 // directory: no other source file spells one (the tests do, since users rely
 // on the names). What each file holds is said where it is written
 // (cli/run/run_point.h, run_summary.h, run_plan.h, crash_report.h,
-// output_lock.h, analysis/plots.h, cli/pages/index_layout.h); which of them
-// count as ckptsim's own when a folder is reused, in cli/run/run_folder.h.
+// output_lock.h, analysis/plots.h, cli/pages/index_layout.h); when they
+// count as ckptsim's own in a folder a run reuses, in cli/run/run_folder.h.
+// The one name an asset needs (compare.js names progress.csv) is filled in
+// where the page is written (cli/pages/compare_page.cpp).
 #pragma once
 
 #include <cstddef>
