@@ -58,10 +58,10 @@ std::string series_of(std::string_view csv, std::string_view column, std::string
 }
 
 // The part every script shares: how to read ckptsim's CSVs and render temporaries.
-std::string preamble(std::string_view what, std::string_view outputs) {
+std::string preamble(std::string_view script, std::string_view what, std::string_view outputs) {
   return fmt::format(
-      "# plot.gp: {}, written by ckptsim.\n"
-      "# Re-run from this folder with `gnuplot plot.gp`; it writes {}.\n"
+      "# {0}: {1}, written by ckptsim.\n"
+      "# Re-run from this folder with `gnuplot {0}`; it writes {2}.\n"
       "# ckptsim sets `suffix` to render under temporary names, then renames them.\n"
       "if (!exists(\"suffix\")) suffix = \"\"\n"
       "set datafile separator \",\"\n"
@@ -71,7 +71,7 @@ std::string preamble(std::string_view what, std::string_view outputs) {
       "set ylabel \"tps\"\n"
       "set yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\n"
       "set lmargin 10\n",  // stacked panels share their x axis only if their margins match
-      what, outputs);
+      script, what, outputs);
 }
 
 std::string terminal(std::string_view kind, int height, std::string_view output) {
@@ -83,7 +83,8 @@ std::string terminal(std::string_view kind, int height, std::string_view output)
 // never a shell's `cd`, which takes "-" for $OLDPWD and "--" for $HOME. Its
 // stdout and stderr come back through a pipe; returns its wait status (-1 if
 // it could not be started).
-int run_gnuplot(const std::filesystem::path& folder, const std::string& suffix, std::string& said) {
+int run_gnuplot(const std::filesystem::path& folder, const std::string& script_name, const std::string& suffix,
+                std::string& said) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return -1;
   posix_spawn_file_actions_t actions;
@@ -92,7 +93,7 @@ int run_gnuplot(const std::filesystem::path& folder, const std::string& suffix, 
   posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
   posix_spawn_file_actions_addchdir_np(&actions, folder.c_str());
-  std::string program = "gnuplot", e = "-e", set_suffix = fmt::format("suffix='{}'", suffix), script = "plot.gp";
+  std::string program = "gnuplot", e = "-e", set_suffix = fmt::format("suffix='{}'", suffix), script = script_name;
   char* argv[] = {program.data(), e.data(), set_suffix.data(), script.data(), nullptr};
   pid_t pid = -1;
   const int spawned = ::posix_spawnp(&pid, "gnuplot", &actions, nullptr, argv, environ);
@@ -141,21 +142,21 @@ std::string why_incomplete(const std::filesystem::path& folder) {
   return "the file was cut short (a full disk or a file size limit?)";
 }
 
-// Runs gnuplot on folder/plot.gp and moves each rendered output into place,
+// Runs gnuplot on folder/script and moves each rendered output into place,
 // only when gnuplot exited 0 and every image is complete; otherwise no final
 // name changes and every temporary goes.
-void render(const std::filesystem::path& folder, const std::vector<std::string>& outputs) {
+void render(const std::filesystem::path& folder, const std::string& script, const std::vector<std::string>& outputs) {
   const std::string suffix = fmt::format(".tmp.{}", static_cast<long>(::getpid()));
   std::string said;
-  const int status = run_gnuplot(folder, suffix, said);
+  const int status = run_gnuplot(folder, script, suffix, said);
   const bool ok = status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
   std::string failure;
-  if (!ok) failure = fmt::format("{}: gnuplot failed: {}", (folder / "plot.gp").string(), said);
+  if (!ok) failure = fmt::format("{}: gnuplot failed: {}", (folder / script).string(), said);
   for (const std::string& name : outputs) {
     if (!failure.empty()) break;
     const auto temp = folder / (name + suffix);
     if (!std::filesystem::exists(std::filesystem::symlink_status(temp))) {
-      failure = fmt::format("{}: gnuplot wrote no {}", (folder / "plot.gp").string(), name);
+      failure = fmt::format("{}: gnuplot wrote no {}", (folder / script).string(), name);
     } else if (!is_complete_image(temp, name)) {
       failure = fmt::format("{}: gnuplot could not finish it: {}", (folder / name).string(), why_incomplete(folder));
     }
@@ -178,11 +179,12 @@ bool has(const std::vector<std::string>& header, std::string_view name) {
 }
 
 // The panel of system.csv columns that exist, or nothing.
-std::string system_panel(const std::vector<std::string>& header, const std::vector<std::string_view>& wanted,
+std::string system_panel(std::string_view system_csv, const std::vector<std::string>& header,
+                         const std::vector<std::string_view>& wanted,
                          std::string_view panel_title, std::string_view ylabel) {
   std::vector<std::string> series;
   for (std::string_view column : wanted) {
-    if (has(header, column)) series.push_back(series_of("system.csv", column, column));
+    if (has(header, column)) series.push_back(series_of(system_csv, column, column));
   }
   if (series.empty()) return {};
   std::string text = fmt::format("set title {}\nset ylabel {}\nplot ", gp_quote(panel_title), gp_quote(ylabel));
@@ -194,7 +196,8 @@ std::string system_panel(const std::vector<std::string>& header, const std::vect
 // backend time per second) as a stacked area, CPU at the bottom, as database
 // tools draw it. Idle sessions (Client:ClientRead) are not active and are left
 // out, and so are events that never occurred in the run.
-std::string waits_panel(const std::filesystem::path& waits_csv) {
+std::string waits_panel(const std::filesystem::path& folder, std::string_view waits_name) {
+  const std::filesystem::path waits_csv = folder / waits_name;
   const CsvTable waits = read_csv(waits_csv);
   if (waits.column("time_s") != 0 || waits.rows.empty()) return {};
   std::vector<std::string> stack;
@@ -209,14 +212,14 @@ std::string waits_panel(const std::filesystem::path& waits_csv) {
   std::string text = fmt::format(
       "set title 'wait events: average active sessions (Client:ClientRead left out)'\n"
       "set ylabel 'sessions'\nset key outside below horizontal\n"
-      "stats 'waits.csv' using (column(\"time_s\")) every ::0::0 nooutput\niv = STATS_min\nplot ");
+      "stats {} using (column(\"time_s\")) every ::0::0 nooutput\niv = STATS_min\nplot ", gp_quote(waits_name));
   std::string sum;
   std::vector<std::string> layers;
   for (const std::string& column : stack) {
     if (!sum.empty()) sum += '+';
     sum += fmt::format("column(\"{}\")", column);
-    layers.push_back(fmt::format("'waits.csv' using (column(\"time_s\")):(({})/iv) with filledcurves x1 title {}", sum,
-                                 gp_quote(column)));
+    layers.push_back(fmt::format("{} using (column(\"time_s\")):(({})/iv) with filledcurves x1 title {}",
+                                 gp_quote(waits_name), sum, gp_quote(column)));
   }
   // Tallest first, so that each smaller sum is drawn over it.
   for (std::size_t i = layers.size(); i-- > 0;) text += layers[i] + (i > 0 ? ", \\\n     " : "\n");
@@ -281,19 +284,20 @@ std::vector<std::pair<std::string, std::string>> empty_intervals(const std::file
 // along the x axis marks it (objects numbered from kGapObject, removed after
 // this panel so the other panels keep only the checkpoint shading), with a
 // legend entry (keyentry: gnuplot 5.2.8+).
-std::string latency_panel(const std::vector<std::string>& progress_header, const std::filesystem::path& progress_csv) {
+std::string latency_panel(const std::vector<std::string>& progress_header, const std::filesystem::path& folder,
+                          std::string_view progress_name) {
   constexpr int kGapObject = 100000;
   std::vector<std::string> series;
   for (std::string_view column : {"latency_p50_ms", "latency_p99_ms", "latency_max_ms"}) {
     if (!has(progress_header, column)) continue;
-    series.push_back(fmt::format("'progress.csv' using (column(\"time_s\")):(column(\"tps\") > 0 ? "
+    series.push_back(fmt::format("{} using (column(\"time_s\")):(column(\"tps\") > 0 ? "
                                  "column(\"{}\") : NaN) with linespoints lw 1 pt 7 ps 0.3 title {}",
-                                 column, gp_quote(column.substr(8))));
+                                 gp_quote(progress_name), column, gp_quote(column.substr(8))));
   }
   if (series.empty()) return {};
   std::string text = "set title 'transaction latency per interval (log scale)'\nset ylabel 'ms'\n"
                      "set logscale y\nset yrange [*:*]\n";
-  const auto gaps = empty_intervals(progress_csv);
+  const auto gaps = empty_intervals(folder / progress_name);
   for (std::size_t i = 0; i < gaps.size(); ++i) {
     text += fmt::format("set object {} rect from first {}, graph 0 to first {}, graph 0.04 front fc rgb '#d7301f' "
                         "fs solid 1.0 noborder  # no transaction\n",
@@ -323,81 +327,83 @@ bool gnuplot_available() {
   return available;
 }
 
-std::string plot_run(const std::filesystem::path& run_dir, const std::string& title) {
-  const CsvTable table = read_csv(run_dir / "progress.csv");
+std::string plot_run(const std::filesystem::path& run_dir, const std::string& title, const RunPlotNames& names) {
+  const CsvTable table = read_csv(run_dir / names.progress);
   const auto& progress = table.header;
   for (std::string_view column : {"time_s", "tps"}) {
     if (!has(progress, column)) {
       throw std::runtime_error(
-          fmt::format("{}:1: no column \"{}\"", (run_dir / "progress.csv").string(), column));
+          fmt::format("{}:1: no column \"{}\"", (run_dir / names.progress).string(), column));
     }
   }
   // Nothing to draw is no error of the run: gnuplot would fail on an empty
   // file, or on a latency panel of no value (its log scale has no 0).
-  if (table.rows.empty()) return "progress.csv has no interval (the run ended inside its first -P interval)";
+  if (table.rows.empty())
+    return names.progress + " has no interval (the run ended inside its first -P interval)";
   const std::size_t tps = static_cast<std::size_t>(table.column("tps"));
   if (std::all_of(table.rows.begin(), table.rows.end(),
                   [tps](const auto& row) { return std::strtod(row[tps].c_str(), nullptr) == 0; }))
-    return "no transaction completed in any interval (progress.csv: tps 0 throughout)";
-  std::vector<std::string> outputs = {"tps.png", "tps.svg"};
+    return fmt::format("no transaction completed in any interval ({}: tps 0 throughout)", names.progress);
+  std::vector<std::string> outputs = {names.tps_png, names.tps_svg};
 
   std::string memory_panel, queue_panel, await_panel, wait_panel;
-  const std::string latency = latency_panel(progress, run_dir / "progress.csv");
-  if (std::filesystem::exists(run_dir / "waits.csv")) wait_panel = waits_panel(run_dir / "waits.csv");
-  const auto system_csv = run_dir / "system.csv";
+  const std::string latency = latency_panel(progress, run_dir, names.progress);
+  if (std::filesystem::exists(run_dir / names.waits)) wait_panel = waits_panel(run_dir, names.waits);
+  const auto system_csv = run_dir / names.system;
   if (std::filesystem::exists(system_csv)) {
     const auto header = read_csv_header(system_csv);
     if (has(header, "time_s")) {
-      memory_panel = system_panel(header, {"dirty_mb", "writeback_mb"}, "page cache", "MB");
-      queue_panel = system_panel(header, {"data_aqu_sz", "wal_aqu_sz"}, "disk queue", "aqu-sz");
-      await_panel = system_panel(header, {"data_r_await", "data_w_await", "wal_w_await"}, "disk awaits", "ms");
+      memory_panel = system_panel(names.system, header, {"dirty_mb", "writeback_mb"}, "page cache", "MB");
+      queue_panel = system_panel(names.system, header, {"data_aqu_sz", "wal_aqu_sz"}, "disk queue", "aqu-sz");
+      await_panel = system_panel(names.system, header, {"data_r_await", "data_w_await", "wal_w_await"}, "disk awaits", "ms");
     }
   }
   const bool system_plot = !latency.empty() || !memory_panel.empty() || !queue_panel.empty() || !wait_panel.empty();
-  if (system_plot) outputs.push_back("system.png");
+  if (system_plot) outputs.push_back(names.system_png);
 
-  std::string script = preamble("tps over time of one run", fmt::format("{}", fmt::join(outputs, ", ")));
+  std::string script = preamble(names.script, "tps over time of one run", fmt::format("{}", fmt::join(outputs, ", ")));
   script += fmt::format("set title {}\n\n", gp_quote(title));
   script += "# Checkpoints: write phase light, sync phase dark, each start dashed.\n" +
-            checkpoint_shading(run_dir / "checkpoints.csv") + "\n";
-  script += terminal("pngcairo", kHeight, "tps.png");
-  script += "plot " + series_of("progress.csv", "tps", "") + "\n\n";
-  script += terminal("svg", kHeight, "tps.svg");
+            checkpoint_shading(run_dir / names.checkpoints) + "\n";
+  script += terminal("pngcairo", kHeight, names.tps_png);
+  script += "plot " + series_of(names.progress, "tps", "") + "\n\n";
+  script += terminal("svg", kHeight, names.tps_svg);
   script += "replot\nunset output\n";
   if (system_plot) {
     const int panels = 1 + !latency.empty() + !memory_panel.empty() + !queue_panel.empty() + !await_panel.empty() +
                        !wait_panel.empty();
     script += "\n# tps above what the kernel and the disk were doing at the same time.\n";
-    script += terminal("pngcairo", kPanelHeight * panels, "system.png");
+    script += terminal("pngcairo", kPanelHeight * panels, names.system_png);
     script += fmt::format("set multiplot layout {},1 title {}\n", panels, gp_quote(title));
-    script += "set title 'tps'\nset ylabel 'tps'\nplot " + series_of("progress.csv", "tps", "") + "\n";
+    script += "set title 'tps'\nset ylabel 'tps'\nplot " + series_of(names.progress, "tps", "") + "\n";
     script += "unset label\n";  // the causes once, in the tps panel
     script += latency + memory_panel + queue_panel + await_panel + wait_panel;
     script += "unset multiplot\nunset output\n";
   }
-  write_file_atomically(run_dir / "plot.gp", script);
-  if (gnuplot_available()) render(run_dir, outputs);
+  write_file_atomically(run_dir / names.script, script);
+  if (gnuplot_available()) render(run_dir, names.script, outputs);
   return {};
 }
 
-void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeries>& points,
-               const std::string& title) {
+void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeries>& points, const std::string& title,
+               const GridPlotNames& names) {
   if (points.empty()) return;
   std::vector<std::string> files;
   for (const PlotSeries& p : points) files.push_back(relative_to(p.csv, grid_dir));
   const bool bars = std::all_of(points.begin(), points.end(), [](const PlotSeries& p) { return p.stability; });
-  std::vector<std::string> outputs = {"tps-overlay.png", "tps-overlay.svg", "tps-grid.png"};
-  if (bars) outputs.push_back("stability.png");
+  std::vector<std::string> outputs = {names.overlay_png, names.overlay_svg, names.grid_png};
+  if (bars) outputs.push_back(names.stability_png);
 
-  std::string script = preamble("tps over time of every point of a grid", fmt::format("{}", fmt::join(outputs, ", ")));
+  std::string script =
+      preamble(names.script, "tps over time of every point of a grid", fmt::format("{}", fmt::join(outputs, ", ")));
   script += fmt::format("set title {}\n\n", gp_quote(title));
   script += "# The overlay: each point's tps thin, and bold its exponential moving average over\n"
-            "# ma_span intervals (gnuplot -e 'ma_span=1' plot.gp draws the raw lines only).\n"
+            "# ma_span intervals (gnuplot -e 'ma_span=1' " + names.script + " draws the raw lines only).\n"
             "if (!exists(\"ma_span\")) ma_span = 10\n"
             "ma_a = ma_span > 1 ? 2.0 / (ma_span + 1) : 1\n"
             "ema(x) = (ema_v = column(0) == 0 ? x : ma_a * x + (1 - ma_a) * ema_v, ema_v)\n"
             "set key outside below horizontal\n";
-  script += terminal("pngcairo", kHeight + 40 * static_cast<int>((points.size() + 2) / 3), "tps-overlay.png");
+  script += terminal("pngcairo", kHeight + 40 * static_cast<int>((points.size() + 2) / 3), names.overlay_png);
   script += "plot ";
   for (std::size_t i = 0; i < points.size(); ++i) {
     script += fmt::format("{}{} using (column(\"time_s\")):(column(\"tps\")) with lines lw 0.5 lc {} notitle, \\\n"
@@ -405,7 +411,7 @@ void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeri
                           i > 0 ? ", \\\n     " : "", gp_quote(files[i]), i + 1, gp_quote(files[i]), i + 1,
                           gp_quote(points[i].title));
   }
-  script += "\n\n" + terminal("svg", kHeight + 40 * static_cast<int>((points.size() + 2) / 3), "tps-overlay.svg");
+  script += "\n\n" + terminal("svg", kHeight + 40 * static_cast<int>((points.size() + 2) / 3), names.overlay_svg);
   script += "replot\nunset output\nset key default\nset key autotitle columnhead\n\n";
 
   script += "# Small multiples: one panel per point, two columns, on shared axes so that they compare at a glance.\n";
@@ -418,10 +424,10 @@ void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeri
   const int columns = points.size() > 1 ? 2 : 1;
   const int rows = static_cast<int>((points.size() + 1) / static_cast<std::size_t>(columns));
   script += "set xrange [0:xmax]\nset yrange [0:ymax * 1.05 + 1]\n";
-  script += terminal("pngcairo", kGridPanelHeight * rows + 40, "tps-grid.png");
+  script += terminal("pngcairo", kGridPanelHeight * rows + 40, names.grid_png);
   script += fmt::format("set multiplot layout {},{} title {}\n", rows, columns, gp_quote(title));
   for (std::size_t i = 0; i < points.size(); ++i) {
-    script += checkpoint_shading(points[i].csv.parent_path() / "checkpoints.csv");
+    script += checkpoint_shading(points[i].csv.parent_path() / names.checkpoints);
     script += fmt::format("set title {}\nplot {}\n", gp_quote(points[i].title), series_of(files[i], "tps", ""));
   }
   script += "unset multiplot\nunset output\nunset object\nunset arrow\nunset label\nset xrange [*:*]\n";
@@ -435,7 +441,7 @@ void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeri
                             p.stability->pct_below_threshold);
     }
     script += "EOD\n";
-    script += terminal("pngcairo", 2 * kGridPanelHeight + 160, "stability.png");
+    script += terminal("pngcairo", 2 * kGridPanelHeight + 160, names.stability_png);
     script += fmt::format(
         "set datafile separator whitespace\nset key noautotitle\n"  // the first row is data, not a header
         "set multiplot layout 2,1 title {}\nset style fill solid 0.6 border -1\nset boxwidth 0.6\n"
@@ -447,8 +453,8 @@ void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeri
         "unset multiplot\nunset output\nset datafile separator \",\"\nset key autotitle columnhead\n",
         gp_quote(title), static_cast<double>(points.size()) - 0.4, points.front().stability->threshold);
   }
-  write_file_atomically(grid_dir / "plot.gp", script);
-  if (gnuplot_available()) render(grid_dir, outputs);
+  write_file_atomically(grid_dir / names.script, script);
+  if (gnuplot_available()) render(grid_dir, names.script, outputs);
 }
 
 }  // namespace ckptsim::analysis

@@ -45,6 +45,20 @@ namespace ckptsim::analysis {
 // Whether a working gnuplot is on PATH (checked once per process).
 bool gnuplot_available();
 
+// The names of the files a plot reads and writes in its folder. The caller
+// gives them (cli/run/run_files.h names every file of a run folder); the
+// comments below use ckptsim's names.
+struct RunPlotNames {
+  std::string script;                                // plot.gp
+  std::string progress, system, waits, checkpoints;  // what it reads
+  std::string tps_png, tps_svg, system_png;          // what it draws
+};
+struct GridPlotNames {
+  std::string script;       // plot.gp
+  std::string checkpoints;  // beside each point's progress.csv
+  std::string overlay_png, overlay_svg, grid_png, stability_png;
+};
+
 struct PlotSeries {
   std::string title;          // legend / panel title, e.g. "sort=on flush=256kB"
   std::filesystem::path csv;  // that point's progress.csv (its checkpoints.csv beside it shades its panel)
@@ -58,7 +72,7 @@ struct PlotSeries {
 // Returns why nothing was drawn (no script, no image) for a run with nothing
 // to plot: no interval in progress.csv, or no transaction in any; "" otherwise.
 // Throws std::runtime_error if progress.csv is missing or lacks the columns.
-std::string plot_run(const std::filesystem::path& run_dir, const std::string& title);
+std::string plot_run(const std::filesystem::path& run_dir, const std::string& title, const RunPlotNames& names);
 
 // grid_dir/plot.gp, tps-overlay.png/.svg (every point's tps, thin, and its
 // moving average, bold; the legend below the data), tps-grid.png (small
@@ -66,7 +80,7 @@ std::string plot_run(const std::filesystem::path& run_dir, const std::string& ti
 // axes, each shaded with its checkpoints) and stability.png (bars of tps mean
 // ± stddev and of the percentage of intervals below the threshold).
 // Does nothing for an empty list.
-void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeries>& points,
-               const std::string& title);
+void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeries>& points, const std::string& title,
+               const GridPlotNames& names);
 
 }  // namespace ckptsim::analysis

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include "analysis/pgbench_logs.h"
@@ -30,17 +29,17 @@ std::string first_line(const std::string& text) {
 }
 
 // A folder: a run folder's progress.csv, else the aggregate logs in it.
-std::vector<fs::path> files_of_folder(const fs::path& dir) {
-  if (fs::is_regular_file(dir / "progress.csv")) return {dir / "progress.csv"};
-  static const std::regex aggregate(R"(pgbench_log\.[0-9]+(\.[0-9]+)?)");
+std::vector<fs::path> files_of_folder(const TpsInputNames& names, const fs::path& dir) {
+  if (fs::is_regular_file(dir / names.progress)) return {dir / names.progress};
   std::vector<fs::path> logs;
   for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.is_regular_file() && std::regex_match(entry.path().filename().string(), aggregate)) {
+    if (entry.is_regular_file() && names.is_aggregate_log(entry.path().filename().string())) {
       logs.push_back(entry.path());
     }
   }
   if (logs.empty()) {
-    throw std::runtime_error(fmt::format("{}: a folder with neither progress.csv nor pgbench_log.* files", dir.string()));
+    throw std::runtime_error(fmt::format("{}: a folder with neither {} nor {} files", dir.string(), names.progress,
+                                         names.aggregate_logs));
   }
   std::sort(logs.begin(), logs.end());
   return logs;
@@ -77,11 +76,11 @@ namespace {
 
 }  // namespace
 
-TpsInput read_tps_input(const std::vector<fs::path>& inputs, double interval_s) {
+TpsInput read_tps_input(const TpsInputNames& names, const std::vector<fs::path>& inputs, double interval_s) {
   std::vector<fs::path> files;
   for (const auto& input : inputs) {
     if (fs::is_directory(input)) {
-      for (auto& f : files_of_folder(input)) files.push_back(std::move(f));
+      for (auto& f : files_of_folder(names, input)) files.push_back(std::move(f));
     } else {
       files.push_back(input);
     }
@@ -112,9 +111,9 @@ TpsInput read_tps_input(const std::vector<fs::path>& inputs, double interval_s) 
       const auto header = read_csv_header(in, files.front());
       if (std::find(header.begin(), header.end(), "time_s") == header.end()) {
         throw std::runtime_error(fmt::format(
-            "{}: neither a CSV with columns time_s and tps (ckptsim's progress.csv), nor pgbench -P output, nor a "
+            "{}: neither a CSV with columns time_s and tps (ckptsim's {}), nor pgbench -P output, nor a "
             "pgbench aggregate log",
-            files.front().string()));
+            files.front().string(), names.progress));
       }
       in.clear();
       in.seekg(0);
@@ -130,7 +129,7 @@ TpsInput read_tps_input(const std::vector<fs::path>& inputs, double interval_s) 
       in.clear();
       in.seekg(0);
       input.tps = read_tps_series(in, files.front(), input.interval_s);
-      input.format = "ckptsim progress.csv";
+      input.format = "ckptsim " + names.progress;
       input.has_skipped = std::find(header.begin(), header.end(), "skipped") != header.end();
       input.has_late = std::find(header.begin(), header.end(), "late") != header.end();
     }

@@ -18,6 +18,14 @@
 
 namespace ckptsim::analysis {
 
+// The names of a run folder's files that the input is read from, given by
+// the caller (cli/run/run_files.h names them; the comments here use them).
+struct TpsInputNames {
+  std::string progress;        // a run folder's per-interval CSV: progress.csv
+  std::string aggregate_logs;  // the aggregate logs, as a message names them: pgbench_log.*
+  bool (*is_aggregate_log)(const std::string& name) = nullptr;  // pgbench_log.PID, pgbench_log.PID.N
+};
+
 struct TpsInput {
   std::string format;  // "ckptsim progress.csv", "pgbench -P log (15+)", ...
   double interval_s = 0;
@@ -32,7 +40,8 @@ struct TpsInput {
 // most_common_step). Throws std::runtime_error naming the file (and line) for
 // what it cannot read, several files that are not all aggregate logs, no rows
 // at all, or an interval_s below the file's own.
-TpsInput read_tps_input(const std::vector<std::filesystem::path>& inputs, double interval_s = 0);
+TpsInput read_tps_input(const TpsInputNames& names, const std::vector<std::filesystem::path>& inputs,
+                        double interval_s = 0);
 
 // A pgbench log's readings on the interval grid, as read_tps_input does.
 TpsInput tps_of_pgbench(const PgbenchReadings& readings, const std::filesystem::path& name, double interval_s);

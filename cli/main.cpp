@@ -13,10 +13,12 @@
 #include <thread>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
-#include "cli/commands.h"
-#include "cli/compare_pg.h"
-#include "cli/devbench.h"
+#include "cli/commands/commands.h"
+#include "cli/commands/compare_pg.h"
+#include "cli/commands/devbench.h"
+#include "cli/run/run_files.h"
 
 namespace {
 
@@ -72,86 +74,114 @@ void reserve_standard_descriptors() {
   }
 }
 
+using namespace ckptsim::cli;
+using namespace ckptsim::cli::run_files;
+
+CLI::App* add_run(CLI::App& app, RunArgs& run) {
+  auto* cmd = app.add_subcommand("run", "Run a scenario or a whole grid and write its CSVs, summary and plots");
+  cmd->add_option("scenario", run.scenario, "Scenario JSON file (default: the shipped scenarios/default.json)");
+  cmd->add_option("--out", run.out, fmt::format("Output folder (default: {}/<scenario name>)", kDefaultOutFolder));
+  cmd->add_option("--set", run.sets, "Override a setting, e.g. --set postgres.shared_buffers=2GB")
+      ->take_all()
+      ->allow_extra_args(false);
+  cmd->add_option("--preset-file", run.preset_files,
+                  "A preset file of your own (repeatable), laid over the scenario's preset list")
+      ->allow_extra_args(false);
+  cmd->add_option("--jobs,-j", run.jobs, "Grid points run in parallel (default: all cores)")->check(kCountAtLeastOne);
+  cmd->add_option("--seed", run.seed, "Override the scenario's seed")->check(kUnsigned64);
+  cmd->add_option("--threshold", run.threshold, "tps below which an interval counts as a stall")
+      ->check(kTpsThreshold);
+  cmd->add_option("--max-points", run.max_points, "Largest grid accepted")->check(kUnsigned64)->capture_default_str();
+  cmd->add_option("--crash-at", run.crash_at,
+                  fmt::format("Cut the power at this time of the measured run (e.g. 95s) and write {}", kCrashJson));
+  cmd->add_option("--max-wall", run.max_wall_s,
+                  "Stop after this many wall-clock seconds, as Ctrl-C does (the folder is marked partial)")
+      ->check(kPositiveSeconds);
+  cmd->add_flag("--quiet,-q", run.quiet, "Print nothing but errors");
+  return cmd;
+}
+
+CLI::App* add_check(CLI::App& app, CheckArgs& check) {
+  auto* cmd = app.add_subcommand("check", "Validate a scenario and print its fully resolved settings");
+  cmd->add_option("scenario", check.scenario, "Scenario JSON file")->required();
+  cmd->add_option("--set", check.sets, "Override a setting, as for run");
+  cmd->add_option("--preset-file", check.preset_files, "A preset file of your own, as for run")
+      ->allow_extra_args(false);
+  cmd->add_option("--max-points", check.max_points, "Largest grid accepted")->check(kUnsigned64)->capture_default_str();
+  return cmd;
+}
+
+CLI::App* add_analyze(CLI::App& app, AnalyzeArgs& analyze) {
+  auto* cmd = app.add_subcommand(
+      "analyze", fmt::format("Stability figures of a run: a {}, a real pgbench -P log or pgbench aggregate logs",
+                             kProgressCsv));
+  cmd->add_option("input", analyze.inputs,
+                  fmt::format("{0} or a run folder; pgbench -P output (stderr); or one run's aggregate logs "
+                              "({1}PID {1}PID.1 ...)",
+                              kProgressCsv, kAggregateLogPrefix))
+      ->required();
+  cmd->add_option("--threshold", analyze.threshold, "tps below which an interval counts as a stall")
+      ->check(kTpsThreshold);
+  cmd->add_option("--interval", analyze.interval_s, "Interval in seconds (default: inferred from the times)")
+      ->check(kPositiveSeconds);
+  cmd->add_flag("--json", analyze.json, "Print the figures as JSON");
+  return cmd;
+}
+
+CLI::App* add_compare(CLI::App& app, CompareArgs& compare) {
+  auto* cmd =
+      app.add_subcommand("compare", "A real run's stability figures beside a simulated one's, with the differences");
+  cmd->add_option("real", compare.real, "The real run: pgbench -P output, an aggregate log, or a folder")->required();
+  cmd->add_option("simulated", compare.simulated,
+                  fmt::format("The simulated run: a run folder or its {}", kProgressCsv))
+      ->required();
+  cmd->add_option("--threshold", compare.threshold, "tps below which an interval counts as a stall")
+      ->check(kTpsThreshold);
+  cmd->add_option("--interval", compare.interval_s, "Interval in seconds (default: inferred)")->check(kPositiveSeconds);
+  cmd->add_flag("--json", compare.json, "Print the figures as JSON");
+  return cmd;
+}
+
+// A first word that is no command: name it and the commands, rather than CLI11's "a subcommand is required".
+bool refuse_unknown_command(const CLI::App& app, int argc, char** argv) {
+  const auto commands = app.get_subcommands({});
+  const auto is_command = [&](const std::string& word) {
+    return std::any_of(commands.begin(), commands.end(), [&](const CLI::App* sub) { return sub->get_name() == word; });
+  };
+  if (argc <= 1 || argv[1][0] == '-' || is_command(argv[1])) return false;
+  std::string names;
+  for (const CLI::App* sub : commands) names += (names.empty() ? "" : ", ") + sub->get_name();
+  std::cerr << "error: unknown command \"" << argv[1] << "\" (expected one of " << names << ")\n";
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  using namespace ckptsim::cli;
   reserve_standard_descriptors();
   CLI::App app{"ckptsim: a discrete-event simulator of PostgreSQL's write path under a pgbench load"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "ckptsim " CKPTSIM_VERSION);
 
   RunArgs run;
-  auto* run_cmd = app.add_subcommand("run", "Run a scenario or a whole grid and write its CSVs, summary and plots");
-  run_cmd->add_option("scenario", run.scenario, "Scenario JSON file (default: the shipped scenarios/default.json)");
-  run_cmd->add_option("--out", run.out, "Output folder (default: out/<scenario name>)");
-  run_cmd->add_option("--set", run.sets, "Override a setting, e.g. --set postgres.shared_buffers=2GB")
-      ->take_all()
-      ->allow_extra_args(false);
-  run_cmd->add_option("--preset-file", run.preset_files,
-                      "A preset file of your own (repeatable), laid over the scenario's preset list")
-      ->allow_extra_args(false);
-  run_cmd->add_option("--jobs,-j", run.jobs, "Grid points run in parallel (default: all cores)")
-      ->check(kCountAtLeastOne);
-  run_cmd->add_option("--seed", run.seed, "Override the scenario's seed")->check(kUnsigned64);
-  run_cmd->add_option("--threshold", run.threshold, "tps below which an interval counts as a stall")
-      ->check(kTpsThreshold);
-  run_cmd->add_option("--max-points", run.max_points, "Largest grid accepted")
-      ->check(kUnsigned64)
-      ->capture_default_str();
-  run_cmd->add_option("--crash-at", run.crash_at,
-                      "Cut the power at this time of the measured run (e.g. 95s) and write crash.json");
-  run_cmd->add_option("--max-wall", run.max_wall_s,
-                      "Stop after this many wall-clock seconds, as Ctrl-C does (the folder is marked partial)")
-      ->check(kPositiveSeconds);
-  run_cmd->add_flag("--quiet,-q", run.quiet, "Print nothing but errors");
-
   CheckArgs check;
-  auto* check_cmd = app.add_subcommand("check", "Validate a scenario and print its fully resolved settings");
-  check_cmd->add_option("scenario", check.scenario, "Scenario JSON file")->required();
-  check_cmd->add_option("--set", check.sets, "Override a setting, as for run");
-  check_cmd->add_option("--preset-file", check.preset_files, "A preset file of your own, as for run")
-      ->allow_extra_args(false);
-  check_cmd->add_option("--max-points", check.max_points, "Largest grid accepted")
-      ->check(kUnsigned64)
-      ->capture_default_str();
-
   AnalyzeArgs analyze;
-  auto* analyze_cmd = app.add_subcommand(
-      "analyze", "Stability figures of a run: a progress.csv, a real pgbench -P log or pgbench aggregate logs");
-  analyze_cmd
-      ->add_option("input", analyze.inputs,
-                   "progress.csv or a run folder; pgbench -P output (stderr); or one run's aggregate logs "
-                   "(pgbench_log.PID pgbench_log.PID.1 ...)")
-      ->required();
-  analyze_cmd->add_option("--threshold", analyze.threshold, "tps below which an interval counts as a stall")
-      ->check(kTpsThreshold);
-  analyze_cmd->add_option("--interval", analyze.interval_s, "Interval in seconds (default: inferred from the times)")
-      ->check(kPositiveSeconds);
-  analyze_cmd->add_flag("--json", analyze.json, "Print the figures as JSON");
-
   CompareArgs compare;
-  auto* compare_runs_cmd =
-      app.add_subcommand("compare", "A real run's stability figures beside a simulated one's, with the differences");
-  compare_runs_cmd->add_option("real", compare.real, "The real run: pgbench -P output, an aggregate log, or a folder")
-      ->required();
-  compare_runs_cmd->add_option("simulated", compare.simulated, "The simulated run: a run folder or its progress.csv")
-      ->required();
-  compare_runs_cmd->add_option("--threshold", compare.threshold, "tps below which an interval counts as a stall")
-      ->check(kTpsThreshold);
-  compare_runs_cmd->add_option("--interval", compare.interval_s, "Interval in seconds (default: inferred)")
-      ->check(kPositiveSeconds);
-  compare_runs_cmd->add_flag("--json", compare.json, "Print the figures as JSON");
-
+  auto* run_cmd = add_run(app, run);
+  auto* check_cmd = add_check(app, check);
+  auto* analyze_cmd = add_analyze(app, analyze);
+  auto* compare_runs_cmd = add_compare(app, compare);
   auto* presets_cmd = app.add_subcommand("presets", "List the shipped presets, one line each");
 
   std::string plot_dir;
   auto* plot_cmd = app.add_subcommand("plot", "Draw a run's or a grid's plots again from its CSVs");
-  plot_cmd->add_option("dir", plot_dir, "A run folder (progress.csv) or a grid folder (grid.json)")->required();
+  plot_cmd->add_option("dir", plot_dir, fmt::format("A run folder ({}) or a grid folder ({})", kProgressCsv, kGridRecord))
+      ->required();
 
   std::string index_dir;
   auto* index_cmd = app.add_subcommand(
-      "index", "Write index.html (and _index/ pages) over every run and grid under a folder, for a browser");
+      "index", fmt::format("Write {} (and {}/ pages) over every run and grid under a folder, for a browser", kIndexHtml,
+                           kIndexFolder));
   index_cmd->add_option("dir", index_dir, "The results folder")->required();
 
   std::string device_preset;
@@ -165,17 +195,7 @@ int main(int argc, char** argv) {
       "compare-pg", "Run the cases recorded from a real PostgreSQL 15 (scripts/validate-pg) and compare the counters");
   compare_cmd->add_option("recorded", recorded, "JSON written by scripts/validate-pg")->required();
 
-  // A first word that is no command: name it and the commands, rather than CLI11's "a subcommand is required".
-  const auto commands = app.get_subcommands({});
-  const auto is_command = [&](const std::string& word) {
-    return std::any_of(commands.begin(), commands.end(), [&](const CLI::App* sub) { return sub->get_name() == word; });
-  };
-  if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
-    std::string names;
-    for (const CLI::App* sub : commands) names += (names.empty() ? "" : ", ") + sub->get_name();
-    std::cerr << "error: unknown command \"" << argv[1] << "\" (expected one of " << names << ")\n";
-    return 2;
-  }
+  if (refuse_unknown_command(app, argc, argv)) return 2;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -22,7 +22,7 @@
 // line. It appends each line with one write(2) (postgres::HostFile) and its
 // clients wait meanwhile: none starts a statement or has its transaction's
 // end counted until the write returns. Without it the runner prints a line
-// per interval from the sampler (cli/run_point.cpp). Left out with it: the
+// per interval from the sampler (cli/run/run_point.cpp). Left out with it: the
 // line of a -T run's last interval when the thread is busy or held at the
 // end (the run stops there; pgbench would print it a little later), 9.6's
 // "lat -nan" for an interval with no transaction (0.000, as later releases), the

@@ -13,10 +13,12 @@
 #include "analysis/stability.h"
 #include "analysis/tps_input.h"
 #include "scratch_dir.h"
+#include "run_folder_names.h"
 
 using namespace ckptsim::analysis;
 using ckptsim::analysis::testing::ScratchDir;
 using ckptsim::analysis::testing::write_text;
+using ckptsim::analysis::testing::kRunFolder;
 
 namespace {
 
@@ -32,7 +34,7 @@ TEST_CASE("a -P 1 log with a late line: 1 s intervals, the late line in its own 
                                      line("6.6", "5.0") +  // late: covers 3.0 to 6.6 s
                                      line("7.0", "50.0") +  // on time: covers 6.6 to 7.0 s
                                      line("8.0", "100.0"));
-  const TpsInput input = read_tps_input({dir / "stderr.log"});
+  const TpsInput input = read_tps_input(kRunFolder, {dir / "stderr.log"});
   // By hand: steps 1, 1, 1, 3.6, 0.4, 1 -> -P 1. Seconds 1-3 have 100; 4 and 5
   // no line (0); 6 the late line's 5; 7 has 50; 8 has 100.
   CHECK(input.interval_s == 1.0);
@@ -51,7 +53,7 @@ TEST_CASE("a 9.6 log with lat -nan seconds and a late line counts as by hand") {
   write_text(dir / "stderr.log", line("1.0", "200.0", "lat 5.000 ms stddev 1.000") + line("2.0", "0.0", empty) +
                                      line("4.3", "0.0", empty) +  // late: covers 2.0 to 4.3 s
                                      line("5.0", "150.0", "lat 6.000 ms stddev 2.000"));
-  const TpsInput input = read_tps_input({dir / "stderr.log"});
+  const TpsInput input = read_tps_input(kRunFolder, {dir / "stderr.log"});
   CHECK(input.format == "pgbench -P log (9.4-14)");
   // By hand: steps 1, 1, 2.3, 0.7 -> -P 1; seconds 200, 0, (3: no line) 0, 0, 150.
   CHECK(input.interval_s == 1.0);
@@ -66,7 +68,7 @@ TEST_CASE("a -P 5 log with a late line: 5 s intervals") {
   ScratchDir dir;
   write_text(dir / "stderr.log", line("5.0", "10.0") + line("10.0", "20.0") + line("17.5", "2.0") +
                                      line("20.0", "30.0") + line("25.0", "40.0"));
-  const TpsInput input = read_tps_input({dir / "stderr.log"});
+  const TpsInput input = read_tps_input(kRunFolder, {dir / "stderr.log"});
   // By hand: steps 5, 5, 7.5, 2.5, 5 -> -P 5. The report due at 15 s came at
   // 17.5 s: it is the interval that ended at 15 s, the last one ended when it
   // was printed; the 20.0 s line is the next. No interval lacks a line.
@@ -78,7 +80,7 @@ TEST_CASE("--interval below a log's spacing is refused, naming the option, the v
   ScratchDir dir;
   write_text(dir / "stderr.log", line("1.0", "100.0") + line("2.0", "100.0") + line("3.6", "5.0") + line("4.0", "5.0"));
   try {
-    (void)read_tps_input({dir / "stderr.log"}, 0.5);
+    (void)read_tps_input(kRunFolder, {dir / "stderr.log"}, 0.5);
     FAIL("no error");
   } catch (const std::runtime_error& e) {
     CHECK(std::string(e.what()) == (dir / "stderr.log").string() +
@@ -86,7 +88,7 @@ TEST_CASE("--interval below a log's spacing is refused, naming the option, the v
                                        "cannot be cut finer (expected --interval 1 or more, or none to take the "
                                        "file's own)");
   }
-  CHECK(read_tps_input({dir / "stderr.log"}, 1).tps == std::vector<double>{100, 100, 5, 5});
+  CHECK(read_tps_input(kRunFolder, {dir / "stderr.log"}, 1).tps == std::vector<double>{100, 100, 5, 5});
   write_text(dir / "progress.csv", "time_s,tps\n2,10\n4,20\n");
-  CHECK_THROWS_WITH(read_tps_input({dir / "progress.csv"}, 1), doctest::Contains("--interval 1 is below the 2 s spacing"));
+  CHECK_THROWS_WITH(read_tps_input(kRunFolder, {dir / "progress.csv"}, 1), doctest::Contains("--interval 1 is below the 2 s spacing"));
 }

@@ -17,10 +17,12 @@
 #include "analysis/pgbench_logs.h"
 #include "analysis/tps_input.h"
 #include "scratch_dir.h"
+#include "run_folder_names.h"
 
 using namespace ckptsim::analysis;
 using ckptsim::analysis::testing::ScratchDir;
 using ckptsim::analysis::testing::write_text;
+using ckptsim::analysis::testing::kRunFolder;
 
 namespace {
 
@@ -86,13 +88,13 @@ TEST_CASE("analyze's stability figures of a recorded real run agree between its 
   });
   ScratchDir dir;
   write_text(dir / "pgbench-stderr.log", longest->at("real_progress_log").get<std::string>());
-  const TpsInput from_progress = read_tps_input({dir / "pgbench-stderr.log"});
+  const TpsInput from_progress = read_tps_input(kRunFolder, {dir / "pgbench-stderr.log"});
   std::vector<std::filesystem::path> logs;
   for (const auto& [file, text] : longest->at("real_aggregate_logs").items()) {
     logs.push_back(dir / file);
     write_text(logs.back(), text.get<std::string>());
   }
-  const TpsInput from_aggregate = read_tps_input(logs);
+  const TpsInput from_aggregate = read_tps_input(kRunFolder, logs);
   REQUIRE(from_progress.tps.size() >= 5);
   // Both cover the run second by second; -P's seconds count from the start, the
   // aggregate's from the epoch second boundary, so they may differ by one interval.

@@ -10,16 +10,18 @@
 #include "analysis/pgbench_logs.h"
 #include "analysis/tps_input.h"
 #include "scratch_dir.h"
+#include "run_folder_names.h"
 
 using namespace ckptsim::analysis;
 using ckptsim::analysis::testing::ScratchDir;
 using ckptsim::analysis::testing::write_text;
+using ckptsim::analysis::testing::kRunFolder;
 
 namespace {
 
 std::string error_of_input(const std::vector<std::filesystem::path>& files) {
   try {
-    read_tps_input(files);
+    read_tps_input(kRunFolder, files);
   } catch (const std::runtime_error& e) {
     return e.what();
   }
@@ -40,13 +42,13 @@ TEST_CASE("a pgbench 15 -P log on stderr: other lines passed over, a stall's mis
              "progress: 5.1 s, 40.0 tps, lat 99.000 ms stddev 10.000, 0 failed\n"
              "progress: 6.0 s, 300.0 tps, lat 3.300 ms stddev 0.700, 0 failed\n"
              "transaction type: <builtin: TPC-B (sort of)>\n");
-  const TpsInput input = read_tps_input({dir / "stderr.txt"});
+  const TpsInput input = read_tps_input(kRunFolder, {dir / "stderr.txt"});
   CHECK(input.format == "pgbench -P log (15+)");
   // -P 1: the most common step (1.0 s twice; 3.1 s and 0.9 s once), not the smallest.
   CHECK(input.interval_s == 1.0);
   // Seconds 3 and 4 are missing; the late 5.1 s line is second 5.
   CHECK(input.tps == std::vector<double>{500, 480, 0, 0, 40, 300});
-  const TpsInput one_s = read_tps_input({dir / "stderr.txt"}, 1);
+  const TpsInput one_s = read_tps_input(kRunFolder, {dir / "stderr.txt"}, 1);
   CHECK(one_s.tps == input.tps);
   // 40 tps over the 3.1 s the late line covers.
   CHECK(one_s.counts.transactions == 500 + 480 + 124 + 270);
@@ -97,7 +99,7 @@ TEST_CASE("one aggregate log per thread (pgbench 15, 15 columns) is merged by in
              "1796219882 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
              "1796219883 20 40000000 6000000000000 1200 200000 0 0 0 0 0 0 0 0 0\n");
   // A folder stands for its aggregate logs.
-  const TpsInput input = read_tps_input({dir.path()});
+  const TpsInput input = read_tps_input(kRunFolder, {dir.path()});
   CHECK(input.format == "pgbench aggregate log (15+)");
   CHECK(input.interval_s == 1.0);
   CHECK(input.tps == std::vector<double>{500, 500, 0, 30});
@@ -112,7 +114,7 @@ TEST_CASE("a 9.6 aggregate log with -R -L (11 columns) gives its skipped count; 
              "1500000000 50 100000 300000000 1000 5000 2000 90000 10 300 4\n"
              "1500000001 40 100000 300000000 1000 5000 2000 90000 10 300 0\n"
              "1500000003 60 100000 300000000 1000 5000 2000 90000 10 300 1\n");
-  const TpsInput input = read_tps_input({dir / "pgbench_log.7"}, 1);
+  const TpsInput input = read_tps_input(kRunFolder, {dir / "pgbench_log.7"}, 1);
   CHECK(input.format == "pgbench aggregate log (9.3-14)");
   CHECK(input.tps == std::vector<double>{50, 40, 0, 60});
   CHECK(input.counts.skipped == 5);
@@ -135,7 +137,7 @@ TEST_CASE("files that are not all one run's aggregate logs are refused, naming t
 TEST_CASE("a ckptsim progress.csv reads as before, with its interval and its skipped and late columns") {
   ScratchDir dir;
   write_text(dir / "progress.csv", "time_s,tps,skipped,late\n2,10,1,2\n4,20,0,1\n8,30,0,0\n");
-  const TpsInput input = read_tps_input({dir / "progress.csv"});
+  const TpsInput input = read_tps_input(kRunFolder, {dir / "progress.csv"});
   CHECK(input.format == "ckptsim progress.csv");
   CHECK(input.interval_s == 2.0);
   CHECK(input.tps == std::vector<double>{10, 20, 0, 30});

@@ -23,12 +23,28 @@ void write_progress(const std::filesystem::path& run) {
   write_text(run / "progress.csv", "time_s,tps,latency_ms\n1,500,2.0\n2,0,1000\n3,620,1.5\n4,610,1.6\n");
 }
 
+// ckptsim's names for the files the plots read and draw (cli/run/run_files.h).
+const RunPlotNames kRun = {.script = "plot.gp",
+                           .progress = "progress.csv",
+                           .system = "system.csv",
+                           .waits = "waits.csv",
+                           .checkpoints = "checkpoints.csv",
+                           .tps_png = "tps.png",
+                           .tps_svg = "tps.svg",
+                           .system_png = "system.png"};
+const GridPlotNames kGrid = {.script = "plot.gp",
+                             .checkpoints = "checkpoints.csv",
+                             .overlay_png = "tps-overlay.png",
+                             .overlay_svg = "tps-overlay.svg",
+                             .grid_png = "tps-grid.png",
+                             .stability_png = "stability.png"};
+
 }  // namespace
 
 TEST_CASE("a run's plot script reads progress.csv by column name, relative to its folder") {
   ScratchDir dir;
   write_progress(dir.path());
-  plot_run(dir.path(), "sort=on flush=256kB (it's E1)");
+  plot_run(dir.path(), "sort=on flush=256kB (it's E1)", kRun);
   const std::string gp = read_text(dir / "plot.gp");
   CHECK(contains(gp, "set datafile separator \",\""));
   CHECK(contains(gp, "set key autotitle columnhead"));
@@ -53,8 +69,8 @@ TEST_CASE("the script is the same text wherever the run folder is") {
   ScratchDir a, b;
   write_progress(a / "run");
   write_progress(b / "elsewhere" / "run");
-  plot_run(a / "run", "t");
-  plot_run(b / "elsewhere" / "run", "t");
+  plot_run(a / "run", "t", kRun);
+  plot_run(b / "elsewhere" / "run", "t", kRun);
   CHECK(read_text(a / "run" / "plot.gp") == read_text(b / "elsewhere" / "run" / "plot.gp"));
 }
 
@@ -63,7 +79,7 @@ TEST_CASE("system.png stacks tps over the memory and queue columns that system.c
   write_progress(dir.path());
   // writeback_mb is absent (the OS model may not report it yet): it is skipped.
   write_text(dir / "system.csv", "time_s,dirty_mb,data_aqu_sz,w_s\n1,100,1.5,90\n2,800,64,300\n3,40,2,80\n4,50,1,70\n");
-  plot_run(dir.path(), "run");
+  plot_run(dir.path(), "run", kRun);
   const std::string gp = read_text(dir / "plot.gp");
   CHECK(contains(gp, "set multiplot layout 3,1"));
   CHECK(contains(gp, "'system.csv' using (column(\"time_s\")):(column(\"dirty_mb\"))"));
@@ -78,14 +94,14 @@ TEST_CASE("a system.csv without any plotted column gives no system plot") {
   ScratchDir dir;
   write_progress(dir.path());
   write_text(dir / "system.csv", "time_s,w_s\n1,90\n");
-  plot_run(dir.path(), "run");
+  plot_run(dir.path(), "run", kRun);
   CHECK_FALSE(contains(read_text(dir / "plot.gp"), "system"));
 }
 
 TEST_CASE("a progress.csv without a tps column is an error naming the file") {
   ScratchDir dir;
   write_text(dir / "progress.csv", "time_s,latency_ms\n1,2\n");
-  CHECK_THROWS_WITH_AS(plot_run(dir.path(), "run"),
+  CHECK_THROWS_WITH_AS(plot_run(dir.path(), "run", kRun),
                        doctest::Contains("progress.csv:1: no column \"tps\""), std::runtime_error);
 }
 
@@ -102,7 +118,7 @@ TEST_CASE("a grid's overlay, small multiples and stability bars name each point'
   off.threshold = on.threshold = 10;
   plot_grid(dir.path(),
             {{"sort=on", dir / "sort=on" / "progress.csv", on}, {"sort=off", dir / "sort=off" / "progress.csv", off}},
-            "E1 small");
+            "E1 small", kGrid);
   const std::string gp = read_text(dir / "plot.gp");
   // The overlay: raw lines thin, untitled; each point's moving average bold, titled, the legend below.
   CHECK(contains(gp, "'sort=on/progress.csv' using (column(\"time_s\")):(column(\"tps\")) with lines lw 0.5 lc 1 "
@@ -138,7 +154,7 @@ TEST_CASE("a run's plots shade its checkpoints and stack latency on a log scale 
              "time_s,tps,latency_p50_ms,latency_p99_ms,latency_max_ms\n1,500,2,5,9\n2,0,900,2000,2100\n3,620,2,4,8\n");
   write_text(dir / "checkpoints.csv", "start_s,write_end_s,sync_end_s,cause,buffers,distance_kb\n"
                                        "0.500,1.800,2.400,xlog,10,100\n2.900,,,time,0,0\n");
-  plot_run(dir.path(), "default: a point");
+  plot_run(dir.path(), "default: a point", kRun);
   const std::string gp = read_text(dir / "plot.gp");
   CHECK(contains(gp, "set object 1 rect from first 0.500, graph 0 to first 1.800, graph 1 behind fc rgb '#fde6c4'"));
   CHECK(contains(gp, "set object 2 rect from first 1.800, graph 0 to first 2.400, graph 1 behind fc rgb '#f4a582'"));
@@ -155,7 +171,7 @@ TEST_CASE("a run's plots shade its checkpoints and stack latency on a log scale 
 
 TEST_CASE("an empty grid writes nothing") {
   ScratchDir dir;
-  plot_grid(dir.path(), {}, "nothing");
+  plot_grid(dir.path(), {}, "nothing", kGrid);
   CHECK(dir.entries() == 0);
 }
 
@@ -164,7 +180,7 @@ TEST_CASE("the latency panel breaks its lines at seconds without a transaction a
   // Seconds 2 and 3 (from 1 to 3) and second 5 (from 4 to 5) have no transaction.
   write_text(dir / "progress.csv", "time_s,tps,latency_p50_ms,latency_p99_ms,latency_max_ms\n"
                                     "1,500,2,5,9\n2,0,0,0,0\n3,0,0,0,0\n4,620,2,4,8\n5,0,0,0,0\n6,610,2,4,8\n");
-  plot_run(dir.path(), "gaps");
+  plot_run(dir.path(), "gaps", kRun);
   const std::string gp = read_text(dir / "plot.gp");
   // No point where there is no latency: the line breaks instead of dropping to 0 or joining.
   CHECK(contains(gp, "(column(\"tps\") > 0 ? column(\"latency_p99_ms\") : NaN) with linespoints lw 1 pt 7 ps 0.3 title 'p99_ms'"));

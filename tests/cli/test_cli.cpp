@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/run_folder.h"
+#include "cli/run/run_files.h"
 #include "tests/cli/run_helpers.h"
 
 using namespace ckptsim::testing;
@@ -313,7 +313,7 @@ TEST_CASE("a -t run ends when its last client is done, and reports no unfinished
   // real pgbench 15 recordings (tests/analysis/test_pg15_recorded_logs.cpp).
   std::int64_t logged = 0;
   for (const auto& entry : fs::directory_iterator(tmp / "r")) {
-    if (!ckptsim::cli::is_aggregate_log(entry.path().filename().string())) continue;
+    if (!ckptsim::cli::run_files::is_aggregate_log(entry.path().filename().string())) continue;
     std::istringstream rows(slurp(entry.path()));
     for (std::string line; std::getline(rows, line);) logged += std::stoll(line.substr(line.find(' ') + 1));
   }

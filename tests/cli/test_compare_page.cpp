@@ -1,14 +1,14 @@
 // tests/cli/test_compare_page.cpp: compare.html links only relative pages of
 // the index, whatever the folders are named: a run folder named
-// "javascript:..." is a path, not a script (cli/compare_page.cpp).
+// "javascript:..." is a path, not a script (cli/pages/compare_page.cpp).
 #include <doctest/doctest.h>
 
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-#include "cli/html.h"
-#include "cli/index_pages.h"
+#include "cli/pages/html.h"
+#include "cli/pages/index_pages.h"
 
 using namespace ckptsim::cli;
 

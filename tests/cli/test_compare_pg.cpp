@@ -5,7 +5,7 @@
 #include <fstream>
 #include <string>
 
-#include "cli/compare_pg.h"
+#include "cli/commands/compare_pg.h"
 #include "tests/cli/run_helpers.h"
 
 using ckptsim::cli::compare_case;

@@ -1,8 +1,8 @@
-// `ckptsim devbench`'s jobs (cli/devbench.h): a -qd1 job keeps one I/O
+// `ckptsim devbench`'s jobs (cli/commands/devbench.h): a -qd1 job keeps one I/O
 // outstanding, at the application as at the device.
 #include <doctest/doctest.h>
 
-#include "cli/devbench.h"
+#include "cli/commands/devbench.h"
 #include "models/disk/make_device.h"
 #include "models/os/block_queue.h"
 #include "scenarios/scenario.h"

@@ -1,11 +1,11 @@
-// A grid's progress on stderr (cli/grid_progress.h): off a terminal, one line
+// A grid's progress on stderr (cli/run/grid_progress.h): off a terminal, one line
 // per finished point; nothing with --quiet.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cstdlib>
 
-#include "cli/grid_progress.h"
+#include "cli/run/grid_progress.h"
 #include "tests/cli/run_helpers.h"
 
 using namespace ckptsim::testing;

@@ -2,7 +2,7 @@
 // one 4-point grid): every link of every page resolves, every page is
 // well-formed, the index has a row per run with summary.json's figures, the
 // comparison page embeds the runs' data, and run and plot refresh indexes
-// that ckptsim wrote above their folder, and only those (cli/results_index.h).
+// that ckptsim wrote above their folder, and only those (cli/pages/results_index.h).
 #include <doctest/doctest.h>
 
 #include <regex>

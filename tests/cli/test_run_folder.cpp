@@ -1,6 +1,6 @@
 // An output folder holds one run's files: replaced as a whole, refused when it
 // holds someone else's, resumed point by point, and never left half-written
-// by a signal, a kill or --max-wall (cli/run_folder.h, cli/stop.h).
+// by a signal, a kill or --max-wall (cli/run/run_folder.h, cli/run/stop.h).
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
@@ -17,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/run_folder.h"
+#include "cli/run/run_files.h"
 #include "tests/cli/run_helpers.h"
 
 extern char** environ;
@@ -56,7 +56,7 @@ std::vector<std::string> aggregate_logs_in(const fs::path& dir) {
   std::vector<std::string> names;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
-    if (ckptsim::cli::is_aggregate_log(name)) names.push_back(name);
+    if (ckptsim::cli::run_files::is_aggregate_log(name)) names.push_back(name);
   }
   std::sort(names.begin(), names.end());
   return names;
@@ -65,7 +65,7 @@ std::vector<std::string> aggregate_logs_in(const fs::path& dir) {
 std::vector<std::string> temporaries_under(const fs::path& dir) {
   std::vector<std::string> found;
   for (const auto& entry : fs::recursive_directory_iterator(dir))
-    if (ckptsim::cli::is_temporary_name(entry.path().filename().string())) found.push_back(entry.path().string());
+    if (ckptsim::cli::run_files::is_temporary_name(entry.path().filename().string())) found.push_back(entry.path().string());
   return found;
 }
 

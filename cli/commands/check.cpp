@@ -1,0 +1,29 @@
+// `ckptsim check`: a scenario validated and its resolved settings printed.
+#include "cli/commands/commands.h"
+
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands/scenario_file.h"
+
+namespace ckptsim::cli {
+
+int command_check(const CheckArgs& args) {
+  const auto plan = load_scenario(args.scenario, {.sets = args.sets,
+                                                  .preset_files = {args.preset_files.begin(), args.preset_files.end()},
+                                                  .seed = std::nullopt,
+                                                  .max_points = args.max_points});
+  if (!plan) return 2;
+  if (!plan->is_grid()) {
+    std::cout << plan->points.front().scenario.resolved.dump(2) << '\n';
+    return 0;
+  }
+  nlohmann::ordered_json points = nlohmann::ordered_json::array();
+  for (const auto& point : plan->points)
+    points.push_back({{"point", point.name}, {"settings", point.scenario.resolved}});
+  std::cout << nlohmann::ordered_json{{"grid", plan->grid_paths}, {"points", points}}.dump(2) << '\n';
+  return 0;
+}
+
+}  // namespace ckptsim::cli

@@ -1,0 +1,65 @@
+// cli/commands/commands.h
+//
+// The subcommands of the ckptsim binary. Each returns the process exit code:
+// 0 on success, 1 when a run or a write failed, 2 on bad input (nothing was
+// run) or a refused output folder (cli/run/run_folder.h), and for a run that was
+// stopped (cli/run/stop.h) 130 (SIGINT), 143 (SIGTERM or SIGHUP) or 3 (--max-wall).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scenarios/scenario.h"
+
+namespace ckptsim::cli {
+
+struct RunArgs {
+  std::string scenario;
+  std::string out;
+  std::vector<std::string> sets;
+  std::vector<std::string> preset_files;  // --preset-file, in order
+  int jobs = 0;  // 0: all cores
+  std::optional<std::uint64_t> seed;
+  double threshold = 10.0;
+  bool quiet = false;
+  std::uint64_t max_points = scenarios::kDefaultMaxPoints;
+  std::string crash_at;   // --crash-at: a duration into the measured run ("" : none)
+  double max_wall_s = 0;  // 0: no limit; else stop as SIGINT does after this many wall-clock seconds
+};
+
+struct CheckArgs {
+  std::string scenario;
+  std::vector<std::string> sets;
+  std::vector<std::string> preset_files;
+  std::uint64_t max_points = scenarios::kDefaultMaxPoints;
+};
+
+struct AnalyzeArgs {
+  std::vector<std::string> inputs;  // one file or folder, or one run's aggregate logs (cli/analyze.h)
+  double threshold = 10.0;
+  double interval_s = 0;  // 0: inferred from the times
+  bool json = false;
+};
+
+struct CompareArgs {
+  std::string real, simulated;
+  double threshold = 10.0;
+  double interval_s = 0;
+  bool json = false;
+};
+
+int command_run(const RunArgs& args);
+int command_check(const CheckArgs& args);
+// Stability figures of a progress.csv, a real pgbench -P log or aggregate logs.
+int command_analyze(const AnalyzeArgs& args);
+// The same figures of a real run and a simulated one, side by side.
+int command_compare(const CompareArgs& args);
+int command_presets();
+// Draws a run's or a grid's plots again from its CSVs (cli/run/plot_folder.h).
+int command_plot(const std::string& dir);
+// Writes the static HTML pages over every run and grid under DIR (cli/pages/results_index.h).
+int command_index(const std::string& dir);
+
+}  // namespace ckptsim::cli

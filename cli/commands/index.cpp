@@ -1,0 +1,35 @@
+// `ckptsim index DIR`: the results index's pages over every run and grid under DIR.
+#include "cli/commands/commands.h"
+
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli/pages/results_index.h"
+#include "cli/run/folder_refused.h"
+#include "cli/run/run_files.h"
+
+namespace ckptsim::cli {
+
+int command_index(const std::string& dir) {
+  if (!std::filesystem::is_directory(dir)) {
+    std::cerr << "error: " << dir << ": not a folder\n";
+    return 2;
+  }
+  try {
+    const IndexWritten written = write_results_index(dir);
+    std::cout << fmt::format("{}: {} runs, {} grids, {} pages\n",
+                             (std::filesystem::path(dir) / run_files::kIndexHtml).string(), written.runs, written.grids,
+                             written.pages);
+  } catch (const FolderRefused& e) {  // a page it did not write, in its way
+    std::cerr << "error: " << e.what() << '\n';
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace ckptsim::cli

@@ -1,0 +1,75 @@
+// `ckptsim run`: a scenario or a grid, checked, run into a claimed folder, then indexed.
+#include "cli/commands/commands.h"
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands/memory_estimate.h"
+#include "cli/commands/scenario_file.h"
+#include "cli/pages/results_index.h"
+#include "cli/run/folder_refused.h"
+#include "cli/run/run_files.h"
+#include "cli/run/run_folder.h"
+#include "cli/run/run_plan.h"
+#include "cli/run/stop.h"
+
+namespace ckptsim::cli {
+
+int command_run(const RunArgs& args) {
+  const auto plan = load_scenario(args.scenario, {.sets = args.sets,
+                                                  .preset_files = {args.preset_files.begin(), args.preset_files.end()},
+                                                  .seed = args.seed,
+                                                  .max_points = args.max_points});
+  if (!plan) return 2;
+  std::filesystem::path out = args.out;
+  if (out.empty()) {
+    const std::filesystem::path source = args.scenario.empty() ? default_scenario() : std::filesystem::path(args.scenario);
+    out = std::filesystem::path(run_files::kDefaultOutFolder) / source.stem();
+  }
+  std::optional<sim::Duration> crash_at;
+  if (!args.crash_at.empty()) {
+    std::string expected;
+    crash_at = scenarios::parse_duration(nlohmann::json(args.crash_at), sim::kSecond, &expected);
+    if (!crash_at || *crash_at <= 0) {
+      std::cerr << "error: --crash-at: \"" << args.crash_at << "\" "
+                << (crash_at ? std::string("is not after the run's start (expected a duration above 0)") : expected)
+                << '\n';
+      return 2;
+    }
+    for (const auto& point : plan->points) {
+      const auto& load = point.scenario.pgbench;
+      if (load.transactions == 0 && *crash_at > load.duration) {
+        std::cerr << "error: --crash-at " << scenarios::format_duration(*crash_at) << " is after the run's end ("
+                  << scenarios::format_duration(load.duration) << " of /pgbench/duration"
+                  << (plan->is_grid() ? " at point " + point.name : std::string()) << ")\n";
+        return 2;
+      }
+    }
+  }
+  if (const auto refusal = memory_refusal(*plan, args.jobs, host_available_mb())) {
+    std::cerr << "error: " << *refusal << '\n';
+    return 2;
+  }
+  install_stop_handlers();
+  if (args.max_wall_s > 0) set_wall_budget(std::chrono::duration<double>(args.max_wall_s));
+  try {
+    const ClaimedOutput claimed = claim_output(out);  // locked until the index is refreshed
+    out = claimed.dir;
+    const int rc = run_plan(*plan, out,
+                            {.jobs = args.jobs, .quiet = args.quiet, .threshold = args.threshold, .crash_at = crash_at,
+                             .title = source_name(args.scenario)});
+    refresh_indexes(out);  // a stopped or failed run too: its page says what it left
+    return rc;
+  } catch (const FolderRefused& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return 1;
+  }
+}
+
+}  // namespace ckptsim::cli

@@ -1,0 +1,27 @@
+#include "cli/commands/scenario_file.h"
+
+#include <iostream>
+
+namespace ckptsim::cli {
+
+std::filesystem::path default_scenario() { return scenarios::project_home() / "scenarios" / "default.json"; }
+
+std::optional<scenarios::Plan> load_scenario(const std::string& file, const scenarios::LoadOptions& options) {
+  try {
+    scenarios::Plan plan =
+        scenarios::load_plan(file.empty() ? default_scenario() : std::filesystem::path(file), options);
+    for (const std::string& warning : plan.warnings) std::cerr << "warning: " << warning << '\n';
+    return plan;
+  } catch (const scenarios::ScenarioError& e) {
+    for (const auto& message : e.messages) std::cerr << "error: " << message << '\n';
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << '\n';
+  }
+  return std::nullopt;
+}
+
+std::string source_name(const std::string& file) {
+  return (file.empty() ? default_scenario() : std::filesystem::path(file)).stem().string();
+}
+
+}  // namespace ckptsim::cli

@@ -1,0 +1,52 @@
+// grid.html: a grid's summary.csv as a table linked to its points, its plots and report.txt.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "cli/pages/index_layout.h"
+#include "cli/pages/index_pages.h"
+#include "cli/pages/index_sections.h"
+#include "cli/run/run_files.h"
+
+namespace ckptsim::cli {
+
+namespace fs = std::filesystem;
+
+std::string grid_html(const ResultsTree& tree, const GridEntry& grid) {
+  Page page(grid_page(grid), "Grid " + grid.title);
+  html::Writer& w = page.body();
+  w.open("p").text(fmt::format("Folder {}: {} points", grid.id(), grid.runs.size()));
+  if (!grid.grid_paths.empty()) {
+    std::string varied;
+    for (const std::string& path : grid.grid_paths) varied += (varied.empty() ? "" : ", ") + path;
+    w.text(", varying " + varied);
+  }
+  w.text(". ");
+  w.element("a", "Compare it with another grid or a run",
+            {{"href", page.href(compare_page()) + "?a=" + html::url_of(grid.id())}});
+  w.text(".").close("p");
+
+  // summary.csv has one row per point, in grid.json's order.
+  std::vector<fs::path> row_links(grid.points.size());
+  for (const std::size_t r : grid.runs) {
+    const auto at = std::find(grid.points.begin(), grid.points.end(), tree.runs[r].point);
+    row_links[static_cast<std::size_t>(at - grid.points.begin())] = run_page(tree.runs[r]);
+  }
+  csv_section(page, tree.root, grid.dir / run_files::kSummaryCsv, row_links);
+
+  w.element("h2", "Points");
+  w.open("ul");
+  for (const std::size_t r : grid.runs) {
+    w.open("li");
+    page.link(run_page(tree.runs[r]), tree.runs[r].point);
+    w.close("li");
+  }
+  w.close("ul");
+  plots_section(page, tree.root, grid.dir);
+  text_file_section(page, tree.root, grid.dir / run_files::kReportTxt);
+  files_section(page, tree.root, grid.dir);
+  sort_script(page);
+  return page.finish();
+}
+
+}  // namespace ckptsim::cli

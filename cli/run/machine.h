@@ -1,0 +1,41 @@
+// cli/run/machine.h
+//
+// The simulated host, composed bottom up as the runner needs it: the data
+// (and optional WAL) device, Linux over them, one PostgreSQL server with its
+// log, and the tables `pgbench -i` created. The composition root: the only
+// place besides the tests that wires the layers together.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+
+#include "analysis/atomic_file.h"
+#include "models/disk/device.h"
+#include "models/os/kernel.h"
+#include "models/pgbench/tables.h"
+#include "models/postgres/server.h"
+#include "scenarios/scenario.h"
+#include "sim/resource.h"
+#include "sim/simulator.h"
+
+namespace ckptsim::cli {
+
+struct Machine {
+  // postgres.log goes to `log_path` (published when the run commits it).
+  Machine(const scenarios::Scenario& scenario, const std::filesystem::path& log_path);
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
+
+  sim::Simulator sim;
+  sim::Resource cpus;
+  std::unique_ptr<disk::Device> data_device;
+  std::unique_ptr<disk::Device> wal_device;  // null: WAL on the data device
+  os::Kernel kernel;
+  analysis::AtomicFile log;
+  postgres::Server server;
+  pgbench::PgbenchTables tables;
+  // The pgbench process, started after the server (its aggregate logs are named by it).
+  int pgbench_pid;
+};
+
+}  // namespace ckptsim::cli

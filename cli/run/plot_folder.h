@@ -1,0 +1,28 @@
+// cli/run/plot_folder.h
+//
+// The plots of a run folder or a grid folder, from its CSVs alone, so that
+// `run` draws them at its end and `ckptsim plot DIR` draws them again (after
+// an edit of plot.gp's defaults, a newer ckptsim, a copied results tree).
+// A grid folder is known by its grid.json: the grid's title and its points'
+// folder names in grid order; each point's stability comes from its summary.json.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace ckptsim::cli {
+
+// grid.json, written by run for a grid.
+void write_grid_index(const std::filesystem::path& grid_dir, const std::string& title,
+                      const std::vector<std::string>& point_names);
+
+// Plots DIR (a run folder: progress.csv; or a grid folder: grid.json). A run
+// with nothing to draw (analysis::plot_run) gets a warning on stderr instead
+// of plots, and is left out of its grid's. Throws FolderRefused (bad input)
+// naming DIR when it is neither, or when a point of grid.json is no plain
+// folder name under DIR or is a symbolic link; std::runtime_error when a plot
+// cannot be written.
+void plot_folder(const std::filesystem::path& dir, const std::string& run_title = "");
+
+}  // namespace ckptsim::cli

@@ -1,0 +1,72 @@
+// cli/run/run_folder.h
+//
+// An output folder holds the files of exactly one run (or one grid), never a
+// mix of two. The rule, chosen over an --overwrite flag:
+// - a run goes into a folder that is new, empty, or holds nothing but
+//   ckptsim's outputs (an earlier run, an earlier grid, temporaries of a killed
+//   one, the results index's index.html and _index/ pages); those outputs are
+//   replaced as a whole;
+// - a file counts as ckptsim's output only beside a record of ckptsim's own
+//   (run.json with ckptsim's version, grid.json, or a point folder holding
+//   such a run.json): a real pgbench.log, a pgbench_log.4711 in a user's
+//   folder are the user's. index.html and _index/ pages count only with the
+//   results index's generator mark; a point folder only with its run.json (an
+//   empty subfolder is the user's); a symbolic link never counts;
+// - a folder holding anything else is refused, because ckptsim never deletes
+//   a file that it did not write;
+// - one run at a time writes into a folder (cli/run/output_lock.h);
+// - a grid resumes: a point folder whose summary.json says "complete": true
+//   and whose run.json (the ckptsim version, the --threshold and the point's
+//   resolved settings) equals the new point's is kept as it is; every other
+//   point is run again from an emptied folder.
+//
+// run.json is written when a point starts, summary.json last of all its files
+// (with "complete": false when the run was stopped), so a folder is complete
+// only when every file was committed.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/stability.h"
+#include "cli/run/folder_refused.h"
+#include "cli/run/output_lock.h"
+#include "scenarios/scenario.h"
+
+namespace ckptsim::cli {
+
+// The recorded settings of one point: the text of its run.json.
+std::string run_record(const scenarios::Scenario& scenario, double threshold,
+                       std::optional<sim::Duration> crash_at = std::nullopt);
+
+// What a kept point contributes to its grid, read back from its folder.
+struct KeptPoint {
+  analysis::Stability stability;
+  std::int64_t events = 0;
+  double simulated_seconds = 0;
+};
+
+// The folder of a run that went to its end with these recorded settings, or nullopt.
+std::optional<KeptPoint> complete_run(const std::filesystem::path& dir, const std::string& record);
+
+// The output folder of a run, resolved as the kernel will resolve it
+// ("d/new/.." is d, checked before anything is created), checked (a folder
+// holding anything ckptsim did not write is refused), created, and locked for
+// the run's lifetime (cli/run/output_lock.h). Throws FolderRefused naming `out`.
+struct ClaimedOutput {
+  std::filesystem::path dir;
+  std::unique_ptr<OutputLock> lock;
+};
+ClaimedOutput claim_output(const std::filesystem::path& out);
+
+// Empties `out` of an earlier run's files (keeping the grid points whose
+// record is in `keep`, by folder name) and returns, per point, whether it is
+// kept. Throws FolderRefused for a folder holding other files.
+std::vector<std::optional<KeptPoint>> prepare_output(const std::filesystem::path& out,
+                                                     const std::vector<std::string>& point_names,
+                                                     const std::vector<std::string>& records, bool grid);
+
+}  // namespace ckptsim::cli

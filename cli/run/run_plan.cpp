@@ -1,0 +1,181 @@
+#include "cli/run/run_plan.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <iostream>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "analysis/atomic_file.h"
+#include "analysis/plots.h"
+#include "analysis/report.h"
+#include "cli/run/grid_progress.h"
+#include "cli/run/plot_folder.h"
+#include "cli/run/run_files.h"
+#include "cli/run/run_folder.h"
+#include "cli/run/run_point.h"
+#include "cli/run/stop.h"
+
+namespace ckptsim::cli {
+
+namespace {
+
+// One plan's points, run by a pool of workers that each take the next point.
+class PointPool {
+ public:
+  PointPool(const scenarios::Plan& plan, const std::filesystem::path& out, const PlanOptions& options,
+            const std::vector<std::string>& records, const std::vector<std::optional<KeptPoint>>& kept)
+      : outcomes(plan.points.size()), errors(plan.points.size()), ran(plan.points.size(), 0), plan_(plan), out_(out),
+        options_(options), records_(records), kept_(kept), n_(plan.points.size()), single_(!plan.is_grid()),
+        fractions_(n_) {}
+
+  // Runs every point on `jobs` threads (this one among them), with a progress bar or lines for a grid.
+  void run_all() {
+    // --quiet prints nothing but errors; a single run shows pgbench's own -P lines instead.
+    const GridProgress::Mode mode = options_.quiet || single_ ? GridProgress::Mode::off
+                                    : isatty(STDERR_FILENO)   ? GridProgress::Mode::bar
+                                                              : GridProgress::Mode::lines;
+    progress_.emplace(fractions_, mode);
+    const int jobs = std::clamp<int>(options_.jobs, 1, static_cast<int>(std::max<std::size_t>(n_, 1)));
+    std::vector<std::thread> pool;
+    for (int j = 1; j < jobs; ++j) pool.emplace_back([this] { work(); });
+    work();
+    for (auto& t : pool) t.join();
+    progress_.reset();  // the bar's line is cleared before anything else is printed
+  }
+
+  std::vector<RunOutcome> outcomes;
+  std::vector<std::string> errors;
+  std::vector<char> ran;  // ran to its end, or kept from an earlier run
+
+ private:
+  void work() {
+    for (std::size_t i = next_++; i < n_; i = next_++) {
+      const auto point_start = std::chrono::steady_clock::now();
+      const char* how = run_one(i);
+      fractions_[i] = 1.0;
+      if (how) {
+        const std::chrono::duration<double> took = std::chrono::steady_clock::now() - point_start;
+        progress_->finished(plan_.points[i].name, how, took.count());
+      }
+    }
+  }
+
+  // What became of point i ("kept", "done", "stopped", "failed"), or nullptr when a stop came before it.
+  const char* run_one(std::size_t i) {
+    if (kept_[i]) {
+      outcomes[i] = {.stability = kept_[i]->stability, .events = kept_[i]->events,
+                     .simulated_seconds = kept_[i]->simulated_seconds};
+      ran[i] = 1;
+      return "kept";
+    }
+    if (stop_requested() != StopReason::none) return nullptr;
+    RunOptions run{.print_progress = single_ && !options_.quiet, .threshold = options_.threshold,
+                   .fraction = &fractions_[i], .record = records_[i],
+                   .crash_at = options_.crash_at};
+    try {
+      outcomes[i] = run_point(plan_.points[i].scenario, single_ ? out_ : out_ / plan_.points[i].name, run);
+      ran[i] = outcomes[i].stopped_by == StopReason::none;
+      return ran[i] ? "done" : "stopped";
+    } catch (const std::exception& e) {
+      errors[i] = e.what();
+      return "failed";
+    }
+  }
+
+  const scenarios::Plan& plan_;
+  const std::filesystem::path& out_;
+  const PlanOptions& options_;
+  const std::vector<std::string>& records_;
+  const std::vector<std::optional<KeptPoint>>& kept_;
+  const std::size_t n_;
+  const bool single_;
+  std::vector<std::atomic<double>> fractions_;
+  std::atomic<std::size_t> next_{0};
+  std::optional<GridProgress> progress_;
+};
+
+// The exit code of a plan whose points did not all run to their end (errors
+// printed, or why it stopped), or nullopt when they all did.
+std::optional<int> unfinished(const scenarios::Plan& plan, const PointPool& pool) {
+  const std::size_t n = plan.points.size();
+  const bool single = !plan.is_grid();
+  int failed = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (pool.errors[i].empty()) continue;
+    ++failed;
+    std::cerr << "error: " << (single ? std::string("run") : "point " + plan.points[i].name) << ": "
+              << pool.errors[i] << '\n';
+  }
+  if (failed) return 1;
+  const std::size_t done = static_cast<std::size_t>(std::count(pool.ran.begin(), pool.ran.end(), 1));
+  if (done == n) return std::nullopt;
+  // A stopped run writes no grid table and no plots: they would judge partial series.
+  const StopReason why = stop_requested();
+  std::cerr << "ckptsim: " << stop_description(why) << ": "
+            << (single ? fmt::format("the run stopped early; its {} says \"complete\": false", run_files::kSummaryJson)
+                       : fmt::format("{} of {} points complete; the same command resumes the grid", done, n))
+            << '\n';
+  return stop_exit_code(why);
+}
+
+// The grid's table (summary.csv, report.txt, printed), grid.json and the plots.
+void write_plan_outputs(const scenarios::Plan& plan, const std::filesystem::path& out, const PlanOptions& options,
+                        const std::vector<std::string>& names, const std::vector<RunOutcome>& outcomes) {
+  const bool single = !plan.is_grid();
+  std::vector<analysis::ReportRow> rows;
+  for (std::size_t i = 0; i < plan.points.size(); ++i) {
+    analysis::ReportRow row;
+    for (const auto& [path, value] : plan.points[i].values)
+      row.values.push_back(value.is_string() ? value.get<std::string>() : value.dump());
+    row.stability = outcomes[i].stability;
+    rows.push_back(std::move(row));
+  }
+  const std::string report = analysis::format_report(plan.grid_paths, rows, options.threshold);
+  if (!single) {
+    analysis::write_summary_csv(out / run_files::kSummaryCsv, plan.grid_paths, rows);
+    analysis::write_file_atomically(out / run_files::kReportTxt, report);
+  }
+  if (!options.quiet) std::cout << report;
+
+  if (!single) write_grid_index(out, options.title, names);
+  if (analysis::gnuplot_available()) {
+    plot_folder(out, options.title);
+  } else if (!options.quiet) {
+    std::cerr << "warning: gnuplot not found, no plots written (scripts/setup installs it)\n";
+  }
+}
+
+}  // namespace
+
+int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, const PlanOptions& options) {
+  const std::size_t n = plan.points.size();
+  std::vector<std::string> names, records;
+  for (const auto& point : plan.points) {
+    names.push_back(point.name);
+    records.push_back(run_record(point.scenario, options.threshold, options.crash_at));
+  }
+  const std::vector<std::optional<KeptPoint>> kept = prepare_output(out, names, records, plan.is_grid());
+
+  PointPool pool(plan, out, options, records, kept);
+  pool.run_all();
+  if (const auto rc = unfinished(plan, pool)) return *rc;
+  if (plan.is_grid()) {
+    const std::size_t reused = static_cast<std::size_t>(std::count_if(kept.begin(), kept.end(), [](const auto& k) {
+      return k.has_value();
+    }));
+    if (reused > 0 && !options.quiet)
+      std::cerr << fmt::format("ckptsim: kept {} of {} points from an earlier run of the same settings\n", reused, n);
+  }
+  write_plan_outputs(plan, out, options, names, pool.outcomes);
+  return 0;
+}
+
+}  // namespace ckptsim::cli

@@ -1,0 +1,285 @@
+#include "cli/run/run_point.h"
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string_view>
+#include <vector>
+
+#include "analysis/csv.h"
+#include "cli/run/aggregate_log.h"
+#include "cli/run/backend_waits.h"
+#include "cli/run/crash_report.h"
+#include "cli/run/machine.h"
+#include "cli/run/run_files.h"
+#include "cli/run/run_summary.h"
+#include "cli/run/stop.h"
+#include "cli/run/table_csv.h"
+#include "models/postgres/log_format.h"
+#include "models/pgbench/pgbench.h"
+#include "models/pgbench/report.h"
+#include "sim/interrupt.h"
+#include "sim/sampler.h"
+
+namespace ckptsim::cli {
+
+namespace {
+
+constexpr sim::Time kForever = std::numeric_limits<sim::Time>::max();
+
+// Runs a pgbench load to its end: -t until every client is done, -T for its
+// duration, one progress period at a time, so that a stop request (a signal,
+// --max-wall) ends it after the current interval's rows. Returns false then.
+// `crash_at`, if not kForever, ends it there (a power loss).
+bool run_to_end(sim::Simulator& sim, pgbench::Pgbench& bench, const pgbench::PgbenchConfig& load,
+                sim::Duration period, sim::Time crash_at = kForever) {
+  if (load.transactions > 0) {
+    while (!bench.finished() && sim.now() < crash_at) {
+      if (stop_requested() != StopReason::none) return false;
+      sim.run_until(std::min(crash_at, sim.now() + period));
+    }
+    return true;
+  }
+  const sim::Time end = std::min(crash_at, sim.now() + load.duration);
+  for (sim::Time t = sim.now(); t < end;) {
+    if (stop_requested() != StopReason::none) return false;
+    t = std::min(end, t + period);
+    sim.run_until(t);
+  }
+  return true;
+}
+
+// A -P line goes where pgbench writes it, stderr (for a single run), and to pgbench.log.
+void emit_progress_line(std::string_view line, const RunOptions& options, std::string& pgbench_log) {
+  pgbench_log += line;
+  if (options.print_progress) std::cerr << line;
+}
+
+// progress.csv: pgbench's -P figures per interval, the simulator's own clock.
+// The -P line of each interval comes from here too, unless pgbench.progress_file
+// has thread 0 print them itself, late or not at all when it was stuck (pgbench.h).
+void add_progress_columns(sim::Table& progress, pgbench::TransactionStats& stats, std::vector<double>& tps_series,
+                          const pgbench::PgbenchConfig& load, int major, sim::Time origin,
+                          const RunOptions& options, std::string& pgbench_log) {
+  const bool by_count = load.transactions > 0;
+  progress.add_source({"tps", "latency_avg_ms", "latency_stddev_ms", "lag_avg_ms", "skipped", "late",
+                       "latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "latency_max_ms"},
+                      [&, major, origin, by_count](const sim::Interval& iv, std::span<sim::Cell> cells) {
+                        const pgbench::TransactionSums s = stats.take_interval();
+                        const pgbench::LatencyHistogram& h = stats.interval_histogram();
+                        const double secs = sim::to_seconds(iv.end - iv.start);
+                        const double tps = secs > 0 ? static_cast<double>(s.transactions) / secs : 0.0;
+                        tps_series.push_back(tps);
+                        cells[0] = tps;
+                        cells[1] = s.latency_avg_ms();
+                        cells[2] = s.latency_stddev_ms();
+                        cells[3] = s.lag_avg_ms();
+                        cells[4] = s.skipped;
+                        cells[5] = s.late;
+                        cells[6] = h.percentile_ms(50);
+                        cells[7] = h.percentile_ms(90);
+                        cells[8] = h.percentile_ms(99);
+                        cells[9] = h.max_ms();
+                        stats.clear_interval_histogram();
+                        if (!load.progress_file) {
+                          emit_progress_line(
+                              pgbench::progress_line(major, sim::to_seconds(iv.end - origin), tps, s, load) + '\n',
+                              options, pgbench_log);
+                        }
+                        if (options.fraction && !by_count)
+                          options.fraction->store(sim::to_seconds(iv.end - origin) / sim::to_seconds(load.duration));
+                      });
+}
+
+// checkpoints.csv: each checkpoint of the measured run on progress.csv's clock
+// (seconds from the measured run's start), for the plots' shading. A
+// checkpoint still running at the end has its phase ends and cause empty.
+void write_checkpoints_csv(const std::filesystem::path& dir, postgres::Server& server, sim::Time origin) {
+  analysis::CsvWriter csv(dir / run_files::kCheckpointsCsv,
+                          {"start_s", "write_end_s", "sync_end_s", "cause", "buffers", "distance_kb"});
+  for (const postgres::CheckpointRecord& c : server.checkpoints_since_reset()) {
+    const double start = sim::to_seconds(c.start - origin);
+    const bool done = c.total_s > 0;
+    csv.row({analysis::format_fixed(start, 3), done ? analysis::format_fixed(start + c.write_s, 3) : "",
+             done ? analysis::format_fixed(start + c.write_s + c.sync_s, 3) : "", c.cause, std::to_string(c.buffers),
+             std::to_string(c.distance_kb)});
+  }
+  const postgres::Checkpointer& running = server.checkpointer();
+  if (running.phase() != postgres::CheckpointPhase::Idle && running.write_phase_start() >= origin) {
+    const double start = sim::to_seconds(running.write_phase_start() - origin);
+    const std::string write_end = running.phase() == postgres::CheckpointPhase::Sync
+                                      ? analysis::format_fixed(sim::to_seconds(running.write_phase_end() - origin), 3)
+                                      : "";
+    csv.row({analysis::format_fixed(start, 3), write_end, "", "", "", ""});
+  }
+  csv.commit();
+}
+
+// Invariants of the models, checked at the end of every run.
+void check_invariants(const Machine& m) {
+  std::string why;
+  if (!m.kernel.check_accounting(&why)) throw std::runtime_error("page accounting broken: " + why);
+  if (!m.server.check_durability(&why)) throw std::runtime_error("durability invariant broken: " + why);
+}
+
+// The warmup: a pgbench run before the measured one, not counted. Its object
+// must outlive it: its last transactions may finish after it ends.
+// A stop request during the warmup leaves the measured run with no interval.
+std::unique_ptr<pgbench::Pgbench> run_warmup(Machine& m, const scenarios::Scenario& sc) {
+  std::unique_ptr<pgbench::Pgbench> warmup;
+  if (sc.warmup.duration > 0 || sc.warmup.transactions > 0) {
+    warmup = std::make_unique<pgbench::Pgbench>(m.sim, m.cpus, m.server, m.tables, sc.warmup, sc.seed, "warmup");
+    warmup->start(sc.warmup.transactions > 0 ? kForever : m.sim.now() + sc.warmup.duration);
+    run_to_end(m.sim, *warmup, sc.warmup, sc.pgbench.progress);
+  }
+  return warmup;
+}
+
+// What records the measured run: the sampler's four tables, each bound to
+// its CSV (written to a temp name, renamed at commit), and the aggregate log.
+struct Recorders {
+  std::filesystem::path dir_;
+  sim::Sampler sampler;
+  BackendWaits waits;
+  std::string pgbench_log;  // the -P lines, as pgbench -P 1 2> pgbench.log would keep them
+  TableCsv progress_csv, system_csv, waits_csv, io_layers_csv;
+  std::optional<AggregateLog> aggregate_log;
+
+  Recorders(Machine& m, pgbench::Pgbench& bench, const scenarios::Scenario& sc, std::vector<double>& tps_series,
+            sim::Time origin, const std::filesystem::path& dir, const RunOptions& options)
+      : dir_(dir),
+        sampler(m.sim, sc.pgbench.progress),
+        waits(bench.backends()),
+        progress_csv(wired_progress(bench, sc, tps_series, origin, options), dir / run_files::kProgressCsv),
+        system_csv(wired_system(m), dir / run_files::kSystemCsv),
+        waits_csv(wired_waits(), dir / run_files::kWaitsCsv),
+        io_layers_csv(wired_layers(), dir / run_files::kIoLayersCsv) {
+    if (sc.pgbench.aggregate_interval > 0) {
+      aggregate_log.emplace(m.sim, dir, m.pgbench_pid, pgbench::version_num(sc.postgres.version),
+                            bench.stats(), sc.pgbench, origin);
+    }
+  }
+  void stop() {
+    sampler.stop();
+    if (aggregate_log) aggregate_log->stop();
+  }
+  void commit() {
+    progress_csv.commit();
+    system_csv.commit();
+    waits_csv.commit();
+    io_layers_csv.commit();
+    if (aggregate_log) aggregate_log->commit();
+    analysis::write_file_atomically(dir_ / run_files::kPgbenchLog, pgbench_log);
+  }
+
+ private:
+  sim::Table& wired_progress(pgbench::Pgbench& bench, const scenarios::Scenario& sc, std::vector<double>& tps_series,
+                             sim::Time origin, const RunOptions& options) {
+    sim::Table& progress = sampler.table("progress");
+    add_progress_columns(progress, bench.stats(), tps_series, sc.pgbench, pgbench::major_version(sc.postgres.version),
+                         origin, options, pgbench_log);
+    bench.on_progress_line([this, &options](std::string_view line) {
+      emit_progress_line(line, options, pgbench_log);
+    });
+    add_timestamp_column(progress);
+    return progress;
+  }
+  sim::Table& wired_system(Machine& m) {
+    sim::Table& system = sampler.table("system");
+    m.kernel.add_system_columns(system);
+    m.server.add_system_columns(system);
+    add_timestamp_column(system);
+    return system;
+  }
+  // The interval's end as postgres.log stamps its lines: one clock for the CSVs and the log.
+  static void add_timestamp_column(sim::Table& table) {
+    table.add_source({"timestamp"}, [](const sim::Interval& iv, std::span<sim::Cell> cells) {
+      cells[0] = postgres::log_timestamp(iv.end);
+    });
+  }
+  sim::Table& wired_waits() {
+    waits.add_wait_columns(sampler.table("waits"));
+    return sampler.table("waits");
+  }
+  sim::Table& wired_layers() {
+    waits.add_layer_columns(sampler.table("io_layers"));
+    return sampler.table("io_layers");
+  }
+};
+
+}  // namespace
+
+RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path& dir, const RunOptions& options) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  std::filesystem::create_directories(dir);
+  analysis::write_file_atomically(dir / run_files::kRunRecord, options.record);
+  std::unique_ptr<Machine> machine;
+  try {
+    machine = std::make_unique<Machine>(sc, dir / run_files::kPostgresLog);
+  } catch (const sim::Interrupted&) {
+    // Stopped while building pgbench -i's tables: nothing was measured, so the
+    // folder holds run.json and a summary.json that says so.
+    RunOutcome outcome;
+    outcome.stopped_by = stop_requested();
+    write_setup_stopped_summary(dir, sc, stop_description(outcome.stopped_by));
+    return outcome;
+  }
+  Machine& m = *machine;
+  if (options.crash_at) m.server.wal().track_acknowledged_commits();  // from the first commit on
+  sim::Simulator& sim = m.sim;
+  m.server.start();
+  const std::unique_ptr<pgbench::Pgbench> warmup = run_warmup(m, sc);
+  m.server.reset_stats();
+
+  // The measured run; progress intervals count from its start.
+  const sim::Time origin = sim.now();
+  const pgbench::PgbenchConfig& load = sc.pgbench;
+  const bool by_count = load.transactions > 0;
+  pgbench::Pgbench bench(sim, m.cpus, m.server, m.tables, load, sc.seed, "run");
+  const pgbench::TransactionStats& stats = bench.stats();
+  std::vector<double> tps_series;
+  Recorders rec(m, bench, sc, tps_series, origin, dir, options);
+
+  bench.start(by_count ? kForever : origin + load.duration);
+  if (by_count) bench.stop_simulator_when_finished();
+  rec.sampler.start(origin);
+  const sim::Time crash_at = options.crash_at ? origin + *options.crash_at : kForever;
+  const bool ran_to_end = run_to_end(sim, bench, load, load.progress, crash_at);
+  // A -t run ends when its last client is done, inside an interval: pgbench
+  // reports no -P line and logs no aggregate for that unfinished interval.
+  if (ran_to_end && options.crash_at) write_crash_report(dir, sc, m, sim::to_seconds(*options.crash_at));
+  rec.stop();
+  const sim::Time finished = sim.now();
+  check_invariants(m);
+  rec.commit();
+  write_checkpoints_csv(dir, m.server, origin);
+  m.log.commit();
+
+  // The measured run's totals, as pgbench's final summary gives them.
+  const pgbench::TransactionSums& total = stats.total();
+  const double measured_s = sim::to_seconds(finished - origin);
+  const std::string report = pgbench::final_summary(pgbench::version_num(sc.postgres.version), load, total, measured_s);
+  if (options.print_progress) std::cout << report;
+
+  RunOutcome outcome;
+  outcome.stability = analysis::compute_stability(tps_series, options.threshold, total.transactions, total.skipped,
+                                                  total.late);
+  outcome.events = static_cast<std::int64_t>(sim.events_processed());
+  outcome.simulated_seconds = sim::to_seconds(finished);
+  const nlohmann::ordered_json wait_totals = rec.waits.summary_json();
+  if (!ran_to_end) outcome.stopped_by = stop_requested();
+  const MeasuredRun run{total, stats.total_histogram(), measured_s, report, wait_totals,
+                        ran_to_end ? std::string() : stop_description(outcome.stopped_by),
+                        options.crash_at ? std::optional<double>(sim::to_seconds(*options.crash_at)) : std::nullopt,
+                        origin};
+  outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  write_perf(dir, outcome, run);
+  write_summary(dir, sc, run, outcome, m);  // last: its "complete" vouches for every other file
+  return outcome;
+}
+
+}  // namespace ckptsim::cli

@@ -1,0 +1,46 @@
+// cli/run/run_summary.h
+//
+// A run's summary.json (pgbench's final summary, the stability figures, the
+// servers' and the kernel's views: a pure function of the scenario and its
+// seed) and perf.json (wall-clock figures: the only machine-dependent file).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "cli/run/machine.h"
+#include "cli/run/run_outcome.h"
+#include "models/pgbench/transaction_stats.h"
+
+#include <nlohmann/json.hpp>
+
+namespace ckptsim::cli {
+
+struct MeasuredRun {
+  const pgbench::TransactionSums& total;
+  const pgbench::LatencyHistogram& latency;  // the whole run's, for its percentiles
+  double duration_s;
+  const std::string& report;  // pgbench's final summary text
+  const nlohmann::ordered_json& waits;  // BackendWaits::summary_json
+  std::string stopped_by;               // empty for a run that went to its end
+  std::optional<double> crash_at_s;     // --crash-at: the run ended in a power loss there
+  sim::Time origin = 0;                 // the measured run's start: summary times count from it
+};
+
+// summary.json's pgbench.latency_ms: the whole run's p50, p90, p99 and p99.9 in ms
+// (latency_histogram.h gives their precision), 0 without transactions.
+nlohmann::ordered_json latency_percentiles_json(const pgbench::LatencyHistogram& h);
+
+// summary.json's "stability" object, and back (doubles round-trip exactly).
+nlohmann::ordered_json stability_json(const analysis::Stability& s);
+analysis::Stability stability_from_json(const nlohmann::json& j);
+
+void write_summary(const std::filesystem::path& dir, const scenarios::Scenario& scenario, const MeasuredRun& run,
+                   const RunOutcome& outcome, const Machine& machine);
+// The summary.json of a run stopped during its setup (sim/interrupt.h), before any interval.
+void write_setup_stopped_summary(const std::filesystem::path& dir, const scenarios::Scenario& scenario,
+                                 const std::string& stopped_by);
+void write_perf(const std::filesystem::path& dir, const RunOutcome& outcome, const MeasuredRun& run);
+
+}  // namespace ckptsim::cli
