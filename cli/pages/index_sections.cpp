@@ -148,7 +148,7 @@ void files_section(Page& page, const fs::path& root, const fs::path& dir) {
     const auto size = fs::file_size(root / dir / name, ec);
     w.open("li");
     page.link(dir / name, name);
-    if (!ec) w.element("span", " " + readable_size(size), {{"class", "muted"}});
+    if (!ec) w.element("span", fmt::format(" {}", readable_size(size)), {{"class", "muted"}});
     w.close("li");
   }
   w.close("ul");
