@@ -146,7 +146,7 @@ void MdRaid1::bio_done(Bio& bio) {
 // ---- flush and congestion ----
 
 sim::Process MdRaid1::flush_member(BlockQueue& queue, int& remaining, sim::Event& done) {
-  co_await queue.flush();
+  co_await queue.flush_cache();
   if (--remaining == 0) done.set();
 }
 

@@ -189,7 +189,7 @@ TEST_CASE("a SATA cache flush waits for the device queue to drain and nothing ov
   for (Bio& b : bios) REQUIRE(queue.try_submit(b, nullptr));
   sim::Time flushed = -1;
   sim.spawn([](BlockQueue& q, sim::Simulator& s, sim::Time& at) -> sim::Process {
-    co_await q.flush();
+    co_await q.flush_cache();
     at = s.now();
   }(queue, sim, flushed));
   sim.run_until(sim::kMillisecond);
