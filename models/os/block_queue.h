@@ -80,7 +80,6 @@ class BlockQueue final : public BlockDevice, public disk::CommandOwner, public E
   // call has completed (at once without a volatile cache).
   sim::Task<> flush_cache() override;
 
-  const RequestPool& requests() const { return pool_; }
   // The class's pool is at least 7/8 full (blk_queue_congestion_threshold).
   bool congested(bool sync) const { return pool_.congested(sync); }
   bool write_congested() const override { return congested(false); }
