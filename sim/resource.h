@@ -117,12 +117,15 @@ class Resource {
   HoldAwaiter hold() noexcept { return HoldAwaiter(*this); }
   // `co_await res.use(d)`: take a unit, hold it for d, give it back.
   UseAwaiter use(Duration d) noexcept { return UseAwaiter(*this, d); }
+  // Takes a unit only if one is free for a newcomer (nobody queued), without waiting.
+  bool try_acquire() noexcept { return try_take(); }
   // Gives a unit back: to the first waiter if any, else to the pool.
   void release();
 
   int capacity() const noexcept { return capacity_; }
   int in_use() const noexcept { return in_use_; }
-  std::size_t queue_length() const noexcept { return waiters_.size(); }
+  std::size_t queue_length() const noexcept { return waiters_.size(); }  // O(n)
+  bool has_waiters() const noexcept { return !waiters_.empty(); }
   Duration busy_time() const noexcept { return busy_ + in_use_ * (sim_.now() - since_); }
 
  private:

@@ -28,9 +28,10 @@
 // destages.
 //
 // Overlapping and adjacent writes are merged into one extent up to 512 kB and
-// a rewrite of cached data takes no room, so the cache also coalesces.
-// Extents live in an intrusive tree by sector, taken from a pool that grows
-// in chunks and is never freed: no allocation per command once warm.
+// a rewrite of cached data takes no room, so the cache also coalesces: the
+// extents and their C-LOOK order are bbwc_extents.h. This class is the
+// controller: its command queue, reads passing through, writes waiting for
+// room, and when and how many destages go to the array.
 //
 // Left out: read caching and read-ahead in the controller, the battery's
 // learn cycles (write-through while charging), the controller's own RAID
@@ -41,8 +42,7 @@
 #include <memory>
 #include <vector>
 
-#include <boost/intrusive/set.hpp>
-
+#include "models/disk/bbwc_extents.h"
 #include "models/disk/completion_queue.h"
 #include "models/disk/device.h"
 #include "models/disk/device_config.h"
@@ -61,39 +61,25 @@ class ControllerCache final : public Device, private CommandOwner {
   void submit(Command& command) override;
   int outstanding() const override { return outstanding_; }
 
-  std::int64_t dirty_bytes() const { return dirty_bytes_; }
+  std::int64_t dirty_bytes() const { return extents_.dirty_bytes(); }
   // The battery keeps the cache's own data; what it destaged may sit in the array's volatile caches.
   void volatile_ranges(std::vector<SectorRange>& out) const override { array_->volatile_ranges(out); }
-  std::int64_t dirty_extents() const { return static_cast<std::int64_t>(dirty_.size()); }
+  std::int64_t dirty_extents() const { return extents_.count(); }
   int destages_in_flight() const { return destaging_; }
   Device& array() { return *array_; }
 
  private:
-  struct Extent : boost::intrusive::set_base_hook<> {
-    std::int64_t sector = 0;
-    std::int64_t bytes = 0;
-    bool destaging = false;
-    std::uint64_t epoch = 0;  // the periodic flush pass during which it was created
-    std::int64_t end_sector() const { return sector + bytes / kSectorBytes; }
-    friend bool operator<(const Extent& a, const Extent& b) { return a.sector < b.sector; }
-  };
-  using ExtentTree = boost::intrusive::multiset<Extent>;
-  struct SectorLess;
-
   // A command the controller sends to the array: a read on a host's behalf
   // or the destage of one extent.
   struct Child : Command {
     Command* parent = nullptr;
-    Extent* extent = nullptr;
+    BbwcExtents::Extent* extent = nullptr;
   };
 
+  // Into the cache if there is room; new data waits for the next periodic flush.
   bool admit(const Command& write);
-  bool covered(const Command& read) const;
-  Extent* new_extent();
   void pump();  // send waiting reads, then destages, while the array has room
-  double occupancy() const;     // dirty bytes / cache size
   int wanted_destages() const;  // linear threshold scheduling
-  Extent* next_for_destage(bool fresh_too);
   void periodic_flush();
   void command_completed(Command& child) override;
   void finished(Command& c);
@@ -104,18 +90,12 @@ class ControllerCache final : public Device, private CommandOwner {
   DeviceInfo info_;
   CompletionQueue completions_;
 
-  ExtentTree dirty_;
-  std::int64_t dirty_bytes_ = 0;
-  std::int64_t cursor_ = 0;  // elevator position: the end of the last destage
-  std::vector<std::unique_ptr<Extent[]>> extent_chunks_;
-  std::vector<Extent*> free_extents_;
+  BbwcExtents extents_;
 
   std::vector<Child> children_;
   std::vector<Child*> free_children_;
   int destaging_ = 0;
   int destage_depth_;          // at and above the high watermark
-  std::uint64_t flush_epoch_ = 0;
-  std::int64_t fresh_ = 0;     // extents not destaging, created since the last periodic flush
   sim::Timer flush_timer_;     // armed while fresh data waits for the next periodic flush
 
   CommandList reads_waiting_;   // reads the array cannot take yet

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include <boost/intrusive/list_hook.hpp>
@@ -90,6 +91,14 @@ class Device {
   // only in a volatile cache, so that they would be lost if power failed now
   // (appended to `out`, in no order). A device without one adds nothing.
   virtual void volatile_ranges(std::vector<SectorRange>& out) const { (void)out; }
+  // A software RAID1 array's member disks (/sys/block/mdX/slaves), which md
+  // may drive through queues of their own; a single device, or a controller
+  // that hides its disks, has none.
+  virtual int members() const { return 0; }
+  virtual Device& member(int index) {
+    (void)index;
+    throw std::logic_error("device: not an array, it has no members");
+  }
 };
 
 }  // namespace ckptsim::disk

@@ -7,11 +7,9 @@
 //
 // Servicing a media command: firmware overhead (t_cmd; a command becomes
 // eligible t_cmd after it arrives, which overlaps with the mechanism serving
-// others when the queue is deep), seek over the cylinder distance (Lee's
-// curve, seek_curve.h) or a head switch, write settle, rotational wait to the
-// first sector's angle (the spindle's angle is a function of time and a
-// random initial phase), then transfer at the zone's media rate with a head
-// switch per track crossed (hdd_geometry.h).
+// others when the queue is deep), positioning (seek or head switch, write
+// settle, rotational wait: hdd_head.h), then transfer at the zone's media
+// rate with a head switch per track crossed (hdd_geometry.h).
 //
 // Queue: up to queue_depth commands (NCQ / SAS tags). Whenever the mechanism
 // is free the firmware picks, among eligible commands, the one with the
@@ -20,9 +18,7 @@
 // one command queued this is FCFS.
 //
 // Read-ahead: after a media read the head keeps reading consecutive sectors
-// (up to read_segment) while no other command needs it; a read inside what
-// has been read is a buffer hit, a read just ahead of it rides the same
-// stream without seek or rotational wait.
+// (up to read_segment) while no other command needs it (hdd_readahead.h).
 //
 // Write cache (write_cache = true, the WCE bit of SCSI mode page 08h / ATA
 // SET FEATURES 02h): a write is accepted at link speed if the dirty space
@@ -37,17 +33,8 @@
 // free. On SATA a FLUSH is not queued: it is accepted only by an idle drive
 // and blocks the queue.
 //
-// Which extent is destaged next is firmware policy that datasheets do not
-// publish (Worthington, Ganger and Patt 1994 compare the host-side versions
-// of the same choices; DiskSim's scheduler offers them for the drive queue):
-// - destage_window: only the oldest W dirty extents (by the write that
-//   opened them) are candidates, as firmware that scans a bounded part of its
-//   segment list; 0 = all of them.
-// - destage_order: "positioning" (shortest positioning time first over the
-//   window: seek + settle + rotational wait, the SPTF of host commands),
-//   "lba" (C-LOOK: the lowest LBA at or above the head's, else the lowest),
-//   "fifo" (the oldest; any window then gives the same order).
-// A window of 1 destages in arrival order whatever the order.
+// Which extent is destaged next (destage_window, destage_order) is firmware
+// policy: hdd_destage.h.
 //
 // command_setup: controller time per command that is never overlapped
 // (DiskSim's per-request read / write hit and miss overheads, which DIXtrac
@@ -72,7 +59,10 @@
 #include "models/disk/completion_queue.h"
 #include "models/disk/device.h"
 #include "models/disk/device_config.h"
+#include "models/disk/hdd_destage.h"
 #include "models/disk/hdd_geometry.h"
+#include "models/disk/hdd_head.h"
+#include "models/disk/hdd_readahead.h"
 #include "models/disk/hdd_write_cache.h"
 #include "models/disk/seek_curve.h"
 #include "sim/simulator.h"
@@ -91,29 +81,20 @@ class Hdd final : public Device {
   int outstanding() const override { return outstanding_; }
 
   // For tests: the mechanism's building blocks.
-  const SeekCurve& seek_curve() const { return seek_; }
+  const SeekCurve& seek_curve() const { return head_.seek_curve(); }
   const HddGeometry& geometry() const { return geometry_; }
   std::int64_t dirty_bytes() const { return cache_.dirty_bytes(); }
   // The write cache's dirty extents, destaging ones included (not on the platters until they end).
   void volatile_ranges(std::vector<SectorRange>& out) const override;
   // Rotational wait from time t until the byte's sector is under the head.
-  sim::Duration rotational_wait(std::int64_t byte, sim::Time t) const;
+  sim::Duration rotational_wait(std::int64_t byte, sim::Time t) const { return head_.rotational_wait(byte, t); }
 
  private:
-  // The next thing the mechanism could do and what it costs to start it.
+  // The host command the mechanism could serve next and what it costs to start it.
   struct Choice {
-    Command* command = nullptr;  // a host command, or
-    int extent = -1;             // a dirty extent to destage
+    Command* command = nullptr;
     sim::Duration positioning = 0;
   };
-
-  sim::Duration positioning_time(std::int64_t sector, bool write, sim::Time t) const;
-  // The dirty extent to destage next (destage_window, destage_order) with the mechanism ready at `ready`.
-  Choice pick_destage(sim::Time ready);
-  // The arrival number (Extent::born) of the newest extent inside the destage window.
-  std::uint64_t window_limit();
-  bool streaming_covers(const Command& c) const;  // read-ahead will reach the end of c
-  sim::Time readahead_reached(std::int64_t sector) const;
 
   void schedule();                 // the mechanism is free: pick and start the next operation
   void start_host(Command& c, sim::Duration positioning);
@@ -122,7 +103,6 @@ class Hdd final : public Device {
   void accept_into_cache(Command& c);
   void admit_waiting_writes();
   void check_flushes();
-  void complete_at(Command& c, sim::Time when) { completions_.complete_at(c, when); }
   sim::Time link_transfer(std::int64_t bytes);  // serial interface: when the transfer ends
   void finished(Command& c);
 
@@ -130,15 +110,13 @@ class Hdd final : public Device {
   DeviceConfig config_;
   DeviceInfo info_;
   HddGeometry geometry_;
-  SeekCurve seek_;
+  HddHead head_;
+  HddReadahead readahead_;
   HddWriteCache cache_;
+  HddDestage destage_;
   CompletionQueue completions_;
   sim::Timer mechanism_;  // fires when the current media operation ends, or a queued command becomes eligible
 
-  double phase_;                   // spindle angle at time 0, in revolutions
-  std::int64_t head_track_ = 0;
-  std::int64_t head_cylinder_ = 0;
-  std::int64_t head_sector_ = 0;   // where the last media operation ended (C-LOOK's position)
   bool busy_ = false;              // mechanism serving a command or a destage
   int destage_extent_ = -1;        // the extent being destaged, if any
   bool last_was_destage_ = false;
@@ -150,15 +128,6 @@ class Hdd final : public Device {
   int outstanding_ = 0;
   bool blocking_flush_ = false;    // a non-queued FLUSH is in the drive
   sim::Time link_free_ = 0;
-  std::vector<std::uint64_t> window_scratch_;  // destage window: dirty extents' arrival numbers
-
-  // Read-ahead stream: the head passed ra_sector_ at ra_time_ and keeps
-  // reading up to ra_limit_ while the mechanism stays idle (ra_stop_).
-  std::int64_t ra_sector_ = -1;
-  std::int64_t ra_limit_ = -1;
-  sim::Time ra_time_ = 0;
-  sim::Time ra_stop_ = 0;
-  double ra_rate_ = 1;             // bytes per ns while streaming
 };
 
 }  // namespace ckptsim::disk

@@ -10,8 +10,7 @@ Raid1::Raid1(sim::Simulator& sim, std::vector<std::unique_ptr<Device>> members)
     : sim_(sim),
       members_(std::move(members)),
       waiting_(members_.size()),
-      read_balance_(static_cast<int>(members_.size())),
-      reads_sent_(members_.size(), 0) {
+      read_balance_(static_cast<int>(members_.size())) {
   if (members_.empty()) throw std::invalid_argument("raid1: no members");
   const DeviceInfo& first = members_.front()->info();
   info_ = first;
@@ -44,7 +43,7 @@ void Raid1::submit(Command& c) {
   c.device_start = sim_.now();
   ++outstanding_;
   if (c.op == Op::Flush && !info_.queued_flush) blocking_flush_ = true;
-  const int first = c.op == Op::Read ? read_balance_.choose(c.sector) : 0;
+  const int first = c.op == Op::Read ? read_balance_.read(c.sector, c.end_sector()) : 0;
   const int last = c.op == Op::Read ? first + 1 : members();
   c.device_tag = static_cast<std::uint64_t>(last - first);  // clones still to complete
   for (int m = first; m < last; ++m) {
@@ -56,8 +55,7 @@ void Raid1::submit(Command& c) {
     clone.sector = c.sector;
     clone.bytes = c.bytes;
     clone.fua = c.fua;
-    if (c.op != Op::Flush) read_balance_.sent(m, c.end_sector());
-    if (c.op == Op::Read) ++reads_sent_[static_cast<std::size_t>(m)];
+    if (c.op == Op::Write) read_balance_.sent(m, c.end_sector());
     auto& queue = waiting_[static_cast<std::size_t>(m)];
     if (queue.empty() && members_[static_cast<std::size_t>(m)]->can_accept(c.op)) {
       send(clone);

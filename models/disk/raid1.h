@@ -13,11 +13,15 @@
 // at construction (queue depth x members): no allocation per command.
 //
 // This is the array as one device under ONE block queue (os.md_layering
-// "device"). Linux 3.x layers md differently: md has no elevator, raid1d
-// submits the write clones into each member's own queue; that layering is
-// os::MdRaid1 (models/os/md_raid1.h, os.md_layering "raid1d"), which uses the
-// members of this object and keeps this object only for power-loss
-// accounting (volatile_ranges).
+// "device", the linux-modern preset, or any array behind a controller cache
+// such as raid1-hdd-7200-bbwc). Linux 3.x layers md differently: md has no
+// elevator, raid1d submits the write clones into each member's own queue;
+// that layering is os::MdRaid1 (models/os/md_raid1.h, os.md_layering
+// "raid1d" in the linux-3.0 / 3.2 presets), which the kernel builds over the
+// members this object exposes (members(), member()) and which keeps this
+// object only as the whole device (its info, power-loss accounting through
+// volatile_ranges). Both share read_balance.h. md_raid1.h says which
+// scenario gets which.
 // Left out here: the members' own block-layer queues and schedulers (the
 // array sits directly on the member devices), raid1d and its pending list,
 // the write-intent bitmap, resync, degraded mode, the least-busy preference
@@ -45,15 +49,15 @@ class Raid1 final : public Device, private CommandOwner {
   void submit(Command& command) override;
   int outstanding() const override { return outstanding_; }
 
-  Device& member(int index) { return *members_[static_cast<std::size_t>(index)]; }
+  Device& member(int index) override { return *members_[static_cast<std::size_t>(index)]; }
   // A block held volatile by either member: after a power loss md resyncs from
   // one member, which may be the one that lost it, so both must have it on media.
   void volatile_ranges(std::vector<SectorRange>& out) const override {
     for (const auto& m : members_) m->volatile_ranges(out);
   }
-  int members() const { return static_cast<int>(members_.size()); }
+  int members() const override { return static_cast<int>(members_.size()); }
   // Reads sent to each member so far.
-  std::int64_t reads_sent(int index) const { return reads_sent_[static_cast<std::size_t>(index)]; }
+  std::int64_t reads_sent(int index) const { return read_balance_.reads_sent(index); }
 
  private:
   // A member's copy of a command. device_tag belongs to the device that
@@ -76,7 +80,6 @@ class Raid1 final : public Device, private CommandOwner {
   std::vector<Clone*> free_clones_;
   std::vector<CommandList> waiting_;            // per member: clones it could not take yet
   ReadBalance read_balance_;
-  std::vector<std::int64_t> reads_sent_;
   int outstanding_ = 0;
   bool blocking_flush_ = false;
 };

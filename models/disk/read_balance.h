@@ -39,9 +39,19 @@ class ReadBalance {
   }
   // A request to `member` ending at `end_sector` was sent.
   void sent(int member, std::int64_t end_sector) { last_end_sector_[static_cast<std::size_t>(member)] = end_sector; }
+  // A read of [sector, end_sector): the member chosen, noted as sent there and counted.
+  int read(std::int64_t sector, std::int64_t end_sector) {
+    const int m = choose(sector);
+    sent(m, end_sector);
+    ++reads_sent_[static_cast<std::size_t>(m)];
+    return m;
+  }
+  // Reads sent to each member so far.
+  std::int64_t reads_sent(int member) const { return reads_sent_[static_cast<std::size_t>(member)]; }
 
  private:
   std::vector<std::int64_t> last_end_sector_;  // per member: where md thinks its head is
+  std::vector<std::int64_t> reads_sent_ = std::vector<std::int64_t>(last_end_sector_.size(), 0);
 };
 
 }  // namespace ckptsim::disk

@@ -42,7 +42,7 @@ sim::Process flusher(Sweep& sweep, BlockQueue& queue, int chunk) {
   }
   // Wait for the last writes as fsync's filemap_fdatawait does, then flush the cache.
   co_await sweep.written;
-  co_await queue.flush();
+  co_await queue.flush_cache();
   sweep.finished = sweep.sim.now();
 }
 

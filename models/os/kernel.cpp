@@ -62,12 +62,11 @@ Kernel::~Kernel() {
 }
 
 std::unique_ptr<BlockDevice> Kernel::make_block_device(disk::Device& device, Scheduler scheduler, std::string name) {
-  auto* array = dynamic_cast<disk::Raid1*>(&device);
-  if (array == nullptr || config_.md_layering != MdLayering::Raid1d) {
+  if (device.members() == 0 || config_.md_layering != MdLayering::Raid1d) {
     return std::make_unique<BlockQueue>(sim_, config_, device, scheduler, std::move(name));
   }
   OsTask& raid1d = new_task("md" + std::to_string(mds_.size()) + "_raid1d");
-  auto md = std::make_unique<MdRaid1>(sim_, config_, *array, scheduler, raid1d);
+  auto md = std::make_unique<MdRaid1>(sim_, config_, device, scheduler, raid1d);
   mds_.push_back(md.get());
   return md;
 }

@@ -108,7 +108,12 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
   BlockDevice& queue(Volume volume) { return bdis_[bdi_of(volume)]->queue(); }
   const BlockDevice& queue(Volume volume) const { return bdis_[bdi_of(volume)]->queue(); }
   // The volume's md array when it is layered as Linux 3.x does (os.md_layering "raid1d"), else null.
-  MdRaid1* md(Volume volume) { return dynamic_cast<MdRaid1*>(&queue(volume)); }
+  MdRaid1* md(Volume volume) {
+    for (MdRaid1* md : mds_) {
+      if (md == &queue(volume)) return md;
+    }
+    return nullptr;
+  }
   bool wal_has_own_device() const { return bdis_.size() > 1; }
   double write_bandwidth_mb_s(Volume volume) const;
 

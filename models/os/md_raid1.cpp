@@ -6,16 +6,16 @@
 
 namespace ckptsim::os {
 
-MdRaid1::MdRaid1(sim::Simulator& sim, const OsConfig& config, disk::Raid1& array, Scheduler scheduler,
+MdRaid1::MdRaid1(sim::Simulator& sim, const OsConfig& config, disk::Device& array, Scheduler scheduler,
                  OsTask& raid1d_task)
     : sim_(sim),
       array_(array),
       raid1d_(raid1d_task),
       max_queued_(config.md_max_queued_requests),
       read_balance_(array.members()),
-      reads_sent_(static_cast<std::size_t>(array.members()), 0),
       wait_barrier_(sim),
-      raid1d_wakeup_(sim) {
+      raid1d_wakeup_(sim),
+      r1bios_(array.members(), *this) {
   for (int m = 0; m < array.members(); ++m) {
     const std::string name = std::string("sd") + static_cast<char>('a' + m % 26);
     members_.push_back(std::make_unique<BlockQueue>(sim, config, array.member(m), scheduler, name));
@@ -27,31 +27,11 @@ MdRaid1::~MdRaid1() {
   members_.clear();  // their requests hold clones
 }
 
-MdRaid1::R1Bio& MdRaid1::alloc_r1bio() {
-  if (free_r1bios_.empty()) {
-    auto r1 = std::make_unique<R1Bio>();
-    r1->clones.resize(members_.size());
-    for (std::size_t m = 0; m < members_.size(); ++m) {
-      r1->clones[m].r1 = r1.get();
-      r1->clones[m].member = static_cast<int>(m);
-      r1->clones[m].owner = this;
-    }
-    free_r1bios_.push_back(r1.get());
-    r1bio_store_.push_back(std::move(r1));
-  }
-  R1Bio& r1 = *free_r1bios_.back();
-  free_r1bios_.pop_back();
-  return r1;
-}
-
 // ---- make_request ----
 
 sim::Task<> MdRaid1::submit_bio(Bio& bio, Plug* plug, sim::StateClock<IoLayer>* layers) {
   if (bio.op == disk::Op::Read) {
-    const int m = read_balance_.choose(bio.sector);
-    read_balance_.sent(m, bio.end_sector());
-    ++reads_sent_[static_cast<std::size_t>(m)];
-    co_await submit_to_member(m, bio, plug, layers);
+    co_await submit_to_member(read_balance_.read(bio.sector, bio.end_sector()), bio, plug, layers);
     co_return;
   }
   if (max_queued_ > 0 && pending_count_ >= max_queued_) {
@@ -64,11 +44,11 @@ sim::Task<> MdRaid1::submit_bio(Bio& bio, Plug* plug, sim::StateClock<IoLayer>* 
     plug->md_plugged = true;
     ++plug_cnt_;
   }
-  R1Bio& r1 = alloc_r1bio();
+  R1Bio& r1 = r1bios_.alloc();
   r1.master = &bio;
   r1.remaining = members();
   r1.dispatched = 0;
-  for (Clone& clone : r1.clones) {
+  for (R1Clone& clone : r1.clones) {
     clone.op = bio.op;
     clone.sync = bio.sync;
     clone.sector = bio.sector;
@@ -119,7 +99,7 @@ sim::Task<> MdRaid1::flush_pending_writes(Plug& plug) {
   pending_count_ = 0;
   wait_barrier_.notify_all();
   while (!batch.empty()) {
-    Clone& clone = static_cast<Clone&>(batch.front());  // only clones are ever pending
+    R1Clone& clone = static_cast<R1Clone&>(batch.front());  // only clones are ever pending
     batch.pop_front();
     co_await submit_to_member(clone.member, clone, &plug, &raid1d_.io_layers);
   }
@@ -128,17 +108,17 @@ sim::Task<> MdRaid1::flush_pending_writes(Plug& plug) {
 // ---- completion ----
 
 void MdRaid1::bio_dispatched(Bio& bio) {
-  R1Bio& r1 = *static_cast<Clone&>(bio).r1;
+  R1Bio& r1 = *static_cast<R1Clone&>(bio).r1;
   if (++r1.dispatched == members()) r1.master->owner->bio_dispatched(*r1.master);
 }
 
 // raid1_end_write_request -> r1_bio_write_done: the master ends with its last clone.
 void MdRaid1::bio_done(Bio& bio) {
-  R1Bio& r1 = *static_cast<Clone&>(bio).r1;
+  R1Bio& r1 = *static_cast<R1Clone&>(bio).r1;
   if (--r1.remaining > 0) return;
   Bio& master = *r1.master;
   r1.master = nullptr;
-  free_r1bios_.push_back(&r1);
+  r1bios_.free(r1);
   sectors_written_ += master.bytes / disk::kSectorBytes;
   master.owner->bio_done(master);
 }
@@ -146,7 +126,7 @@ void MdRaid1::bio_done(Bio& bio) {
 // ---- flush and congestion ----
 
 sim::Process MdRaid1::flush_member(BlockQueue& queue, int& remaining, sim::Event& done) {
-  co_await queue.flush();
+  co_await queue.flush_cache();
   if (--remaining == 0) done.set();
 }
 

@@ -4,6 +4,19 @@
 // 3.2.7 and 3.0.1): a bio-based device with no elevator, over one block
 // queue (elevator, request pools) per member disk.
 //
+// Why there are two RAID1 models, and which a scenario gets: the array's
+// mirroring, read balancing and flush fan-out are the same in both; what
+// differs is where the block layer sits, and that decides who waits on which
+// request pool and whom CFQ sees. With os.md_layering "raid1d" (the
+// linux-3.0 and linux-3.2 presets) and a device whose top is a software
+// array (mirrors > 1 without a controller cache: the raid1-hdd-7200 preset,
+// the E1 host), the kernel builds this class over the array's member disks
+// (disk::Device::members()). With "device" (linux-modern, where 3.6+
+// submits plugged writes from the caller's unplug) or a controller that
+// hides its disks (raid1-hdd-7200-bbwc), the array is disk::Raid1 seen as
+// one device under ONE BlockQueue. This class keeps the disk::Raid1 object
+// only as the whole device (its info, and its volatile ranges at power loss).
+//
 // - make_request, WRITE: when pending_count >= max_queued_requests the
 //   writer wakes raid1d and sleeps on wait_barrier until pending_count drops
 //   below it (3.1+; 3.0 has no limit). The bio is cloned per member, each
@@ -43,12 +56,13 @@
 #include <string>
 #include <vector>
 
-#include "models/disk/raid1.h"
+#include "models/disk/device.h"
 #include "models/disk/read_balance.h"
 #include "models/os/block_device.h"
 #include "models/os/block_queue.h"
 #include "models/os/file_system.h"
 #include "models/os/os_config.h"
+#include "models/os/r1bio.h"
 #include "sim/condition.h"
 #include "sim/event.h"
 #include "sim/process.h"
@@ -58,8 +72,8 @@ namespace ckptsim::os {
 
 class MdRaid1 final : public BlockDevice, private BioOwner {
  public:
-  // One block queue per member of `array`, each with `scheduler`; raid1d runs as `raid1d_task`.
-  MdRaid1(sim::Simulator& sim, const OsConfig& config, disk::Raid1& array, Scheduler scheduler, OsTask& raid1d_task);
+  // One block queue per member of `array` (a disk::Raid1), each with `scheduler`; raid1d runs as `raid1d_task`.
+  MdRaid1(sim::Simulator& sim, const OsConfig& config, disk::Device& array, Scheduler scheduler, OsTask& raid1d_task);
   ~MdRaid1() override;
   MdRaid1(const MdRaid1&) = delete;
   MdRaid1& operator=(const MdRaid1&) = delete;
@@ -85,24 +99,9 @@ class MdRaid1 final : public BlockDevice, private BioOwner {
   // Writers asleep in make_request on max_queued_requests.
   std::size_t writers_waiting() const { return wait_barrier_.waiters(); }
   int raid1d_pid() const { return raid1d_.pid; }
-  std::int64_t reads_sent(int index) const { return reads_sent_[static_cast<std::size_t>(index)]; }
+  std::int64_t reads_sent(int index) const { return read_balance_.reads_sent(index); }
 
  private:
-  struct R1Bio;
-  // A member's copy of a write bio.
-  struct Clone : Bio {
-    R1Bio* r1 = nullptr;
-    int member = 0;
-  };
-  // struct r1bio: one array write and the clones it still waits for.
-  struct R1Bio {
-    Bio* master = nullptr;
-    int remaining = 0;   // clones not completed
-    int dispatched = 0;  // clones at their member's device
-    std::vector<Clone> clones;
-  };
-
-  R1Bio& alloc_r1bio();
   // generic_make_request into a member's queue from a plugged context; a full
   // pool flushes the whole plug (schedule()) and sleeps for a request.
   sim::Task<> submit_to_member(int member, Bio& bio, Plug* plug, sim::StateClock<IoLayer>* layers);
@@ -114,12 +113,11 @@ class MdRaid1 final : public BlockDevice, private BioOwner {
   void bio_dispatched(Bio& bio) override;
 
   sim::Simulator& sim_;
-  disk::Raid1& array_;
+  disk::Device& array_;  // the array as one device: its info and volatile ranges
   OsTask& raid1d_;
   const std::int64_t max_queued_;
   std::vector<std::unique_ptr<BlockQueue>> members_;
   disk::ReadBalance read_balance_;
-  std::vector<std::int64_t> reads_sent_;
 
   BioList pending_bio_list_;
   int pending_count_ = 0;
@@ -127,8 +125,7 @@ class MdRaid1 final : public BlockDevice, private BioOwner {
   sim::Condition wait_barrier_;
   sim::Event raid1d_wakeup_;
 
-  std::vector<std::unique_ptr<R1Bio>> r1bio_store_;
-  std::vector<R1Bio*> free_r1bios_;
+  R1BioPool r1bios_;
   std::int64_t sectors_written_ = 0;
 };
 

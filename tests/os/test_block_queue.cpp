@@ -189,7 +189,7 @@ TEST_CASE("a SATA cache flush waits for the device queue to drain and nothing ov
   for (Bio& b : bios) REQUIRE(queue.try_submit(b, nullptr));
   sim::Time flushed = -1;
   sim.spawn([](BlockQueue& q, sim::Simulator& s, sim::Time& at) -> sim::Process {
-    co_await q.flush();
+    co_await q.flush_cache();
     at = s.now();
   }(queue, sim, flushed));
   sim.run_until(sim::kMillisecond);
@@ -199,4 +199,25 @@ TEST_CASE("a SATA cache flush waits for the device queue to drain and nothing ov
   CHECK(flushed == 45 * sim::kMillisecond);       // 4 writes x 10 ms, then the 5 ms flush
   CHECK(rec.done[9] == 55 * sim::kMillisecond);   // the read waited for the flush
   CHECK(queue.stats().flushes == 1);
+}
+
+TEST_CASE("cache flushes coalesce: callers that arrive while one is in flight share the next one") {
+  sim::Simulator sim;
+  FakeDevice dev(sim, FakeDeviceConfig{.queue_depth = 4, .volatile_cache = true, .flush_time = 5 * sim::kMillisecond});
+  OsConfig config = legacy(Scheduler::Noop);
+  BlockQueue queue(sim, config, dev, config.scheduler, "sda");
+  std::vector<sim::Time> flushed(3, -1);
+  const auto caller = [](BlockQueue& q, sim::Simulator& s, sim::Duration start, sim::Time& at) -> sim::Process {
+    co_await s.sleep(start);
+    co_await q.flush_cache();
+    at = s.now();
+  };
+  sim.spawn(caller(queue, sim, 0, flushed[0]));
+  sim.spawn(caller(queue, sim, sim::kMillisecond, flushed[1]));
+  sim.spawn(caller(queue, sim, 2 * sim::kMillisecond, flushed[2]));
+  sim.run();
+  CHECK(flushed[0] == 5 * sim::kMillisecond);   // the first flush, issued at 0
+  CHECK(flushed[1] == 10 * sim::kMillisecond);  // both later callers: the second flush, issued at 5 ms
+  CHECK(flushed[2] == 10 * sim::kMillisecond);
+  CHECK(queue.stats().flushes == 2);
 }
