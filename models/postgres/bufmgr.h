@@ -12,13 +12,25 @@
 // forwarded write or extension counts as buffers_backend, and a backend that
 // finds the queue full and uncompactable fsyncs the segment itself.
 //
-// Content locks are reduced to what stalls the write path: a modifier waits
-// for a write of the page in progress (the writer's share lock), and a writer
-// waits for a modifier (its exclusive lock). Readers never wait for them.
-// Left out: ring buffers, buffer header spinlocks, local (temp) buffers.
+// Content locks are reduced to what stalls the write path: a modifier holds
+// the buffer's LWLock exclusively (LockBuffer), a writer holds it shared for
+// its write (FlushBuffer's caller), so a modifier waits for a write in
+// progress and a writer for a modifier, as LWLock:BufferContent. Readers
+// never take it.
+//
+// Every wait on a buffer (for its read, its write or its content lock) parks
+// on the pool's one queue, and every I/O end or content-lock release wakes
+// the whole queue in FIFO order; each waiter re-checks its own buffer and
+// queues again at the back. PostgreSQL wakes only that buffer's waiters (the
+// LWLock's own queue and BufferDescriptorGetIOCV). Waking per buffer would
+// change the simulated run: summary.json counts every event, and a waiter
+// woken for another buffer and queued again goes behind a process that began
+// to wait on its buffer in the meantime, which changes who gets the lock
+// next. Left out: ring buffers, buffer header spinlocks, local (temp) buffers.
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "models/postgres/buffer_pool.h"
@@ -35,6 +47,8 @@ namespace ckptsim::postgres {
 
 class BufferManager {
  public:
+  class ContentLock;
+
   BufferManager(BufferPool& pool, Relations& rels, Wal& wal, SyncQueue& queue, Stats& stats, Version version)
       : pool_(pool), rels_(rels), wal_(wal), queue_(queue), stats_(stats), version_(version) {}
 
@@ -43,9 +57,9 @@ class BufferManager {
   sim::Task<BufferId> read_buffer(PgProc& proc, RelationId rel, std::int64_t block, bool new_page = false);
   void release(BufferId id) noexcept { pool_.unpin(id); }
 
-  // LockBuffer(BUFFER_LOCK_EXCLUSIVE) / UNLOCK on a pinned buffer.
-  sim::Task<> lock_exclusive(PgProc& proc, BufferId id);
-  void unlock(BufferId id);
+  // LockBuffer(BUFFER_LOCK_EXCLUSIVE) on a pinned buffer, held until the
+  // returned lock goes out of scope (or its unlock()).
+  sim::Task<ContentLock> lock_exclusive(PgProc& proc, BufferId id);
   // MarkBufferDirty after the change's WAL record ending at `lsn`.
   void mark_dirty(BufferId id, Lsn lsn);
 
@@ -74,6 +88,10 @@ class BufferManager {
   // The fsync request of a write or extension by `proc` (register_dirty_segment).
   sim::Task<> register_sync(PgProc& proc, SegmentId seg);
 
+  // pg_prewarm's ReadBufferExtended before the simulation starts: the block
+  // loaded into the buffer the sweep gave (clean, idle), at no simulated cost.
+  void load_before_start(BufferId victim, const BufferTag& tag);
+
   BufferPool& pool() noexcept { return pool_; }
   Relations& relations() noexcept { return rels_; }
 
@@ -81,6 +99,8 @@ class BufferManager {
   // BufferAlloc's victim loop: a buffer pinned by us alone, clean and idle, still holding its old
   // tag (the caller retags it, or frees it if someone loaded the page meanwhile).
   sim::Task<BufferId> get_victim(PgProc& proc);
+  // Parks the caller until some buffer's I/O ends or content lock is released.
+  sim::Condition::WaitAwaiter wait_for_buffer(BufferId /*id*/) noexcept { return pool_.io_done().wait(); }
 
   BufferPool& pool_;
   Relations& rels_;
@@ -88,6 +108,35 @@ class BufferManager {
   SyncQueue& queue_;
   Stats& stats_;
   Version version_;
+};
+
+// The exclusive content lock a modifier holds; its release wakes the pool's
+// waiters (UnlockBuffers / LWLockRelease).
+class BufferManager::ContentLock {
+ public:
+  ContentLock() noexcept = default;
+  ContentLock(ContentLock&& other) noexcept
+      : held_(std::move(other.held_)), waiters_(other.waiters_), sim_(other.sim_) {}
+  ContentLock& operator=(ContentLock&&) = delete;
+  ContentLock(const ContentLock&) = delete;
+  ContentLock& operator=(const ContentLock&) = delete;
+  // At teardown the pool may be gone: the Guard's own destructor leaves it alone.
+  ~ContentLock() {
+    if (held_ && !sim_->tearing_down()) unlock();
+  }
+  void unlock() {
+    if (!held_) return;
+    held_.unlock();
+    waiters_->notify_all();
+  }
+
+ private:
+  friend class BufferManager;
+  ContentLock(sim::LWLock::Guard held, sim::Condition& waiters, const sim::Simulator& sim) noexcept
+      : held_(std::move(held)), waiters_(&waiters), sim_(&sim) {}
+  sim::LWLock::Guard held_;
+  sim::Condition* waiters_ = nullptr;
+  const sim::Simulator* sim_ = nullptr;
 };
 
 }  // namespace ckptsim::postgres
