@@ -112,9 +112,9 @@ sim::Task<> Backend::commit() {
     if (shared_.config.synchronous_commit) {
       co_await shared_.wal.flush(proc_, end);
     } else {
-      shared_.wal.set_async_commit_lsn(end);
+      shared_.wal.writer().set_async_commit_lsn(end);
     }
-    shared_.wal.commit_acknowledged(end);  // the client hears COMMIT now
+    shared_.wal.ledger().commit_acknowledged(end);  // the client hears COMMIT now
     in_write_xact_ = false;
     --shared_.active_write_xacts;
   }
