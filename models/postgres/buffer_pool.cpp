@@ -20,11 +20,9 @@ ContentLocks::~ContentLocks() {
 }
 
 BufferPool::BufferPool(sim::Simulator& sim, std::int64_t nbuffers)
-    : sim_(sim),
-      descs_(static_cast<std::size_t>(nbuffers)),
+    : descs_(static_cast<std::size_t>(nbuffers)),
       content_locks_(sim, static_cast<std::size_t>(nbuffers)),
-      next_free_(static_cast<std::size_t>(nbuffers)),
-      io_done_(sim) {
+      next_free_(static_cast<std::size_t>(nbuffers)) {
   if (nbuffers < 16) throw std::invalid_argument("shared_buffers must hold at least 16 buffers");
   const std::size_t slots = std::bit_ceil(static_cast<std::size_t>(nbuffers) * 2);
   table_.assign(slots, Slot{});

@@ -132,18 +132,9 @@ class BufferPool {
 
   BufferDesc& mutable_desc(BufferId id) { return descs_[static_cast<std::size_t>(id)]; }
   sim::LWLock& content_lock(BufferId id) noexcept { return content_locks_[id]; }
-  // Woken whenever a buffer's I/O ends or its content lock is released: one
-  // queue for the whole pool, whose waiters each re-check their own buffer.
-  // PostgreSQL wakes only that buffer's waiters; the pool-wide queue is kept
-  // because the order in which it wakes and re-queues waiters is part of
-  // the simulated event order (see bufmgr.h).
-  sim::Condition& io_done() noexcept { return io_done_; }
-
-  const sim::Simulator& simulator() const noexcept { return sim_; }
 
   std::size_t slot_of(const BufferTag& tag) const noexcept;
 
-  const sim::Simulator& sim_;
   std::vector<BufferDesc> descs_;
   ContentLocks content_locks_;
   // Mapping: a slot holds a tag and its buffer id, or id -1 when empty.
@@ -160,7 +151,6 @@ class BufferPool {
   std::uint32_t complete_passes_ = 0;
   std::uint32_t num_allocs_ = 0;
   std::function<void()> wake_bgwriter_;
-  sim::Condition io_done_;
 };
 
 }  // namespace ckptsim::postgres

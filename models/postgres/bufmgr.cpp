@@ -32,10 +32,11 @@ sim::Task<BufferId> BufferManager::read_buffer(PgProc& proc, RelationId rel, std
     b.io_in_progress = !new_page;
     ++stats_.blks_read;
     if (!new_page) {
+      sim::LWLock::Guard reading = pool_.content_lock(victim).try_exclusive();  // a victim: nobody else holds it
       co_await rels_.read(proc, rel, block);
       b.valid = true;
       b.io_in_progress = false;
-      pool_.io_done().notify_all();
+      reading.unlock();
     }
     co_return victim;
   }
@@ -65,7 +66,7 @@ sim::Task<BufferManager::ContentLock> BufferManager::lock_exclusive(PgProc& proc
   sim::LWLock& content_lock = pool_.content_lock(id);
   // A writer holds the share lock for its write, a modifier the exclusive one.
   for (;;) {
-    if (auto held = content_lock.try_exclusive()) co_return ContentLock(std::move(held), pool_.io_done(), pool_.simulator());
+    if (auto held = content_lock.try_exclusive()) co_return ContentLock(std::move(held));
     const WaitScope waiting = report_wait(proc, WaitEvent::LwBufferContent);
     co_await wait_for_buffer(id);
   }
@@ -108,7 +109,6 @@ sim::Task<bool> BufferManager::flush_buffer(PgProc& proc, BufferId id) {
     b.checkpoint_needed = false;
   }
   share.unlock();
-  pool_.io_done().notify_all();
   if (proc.writeback != nullptr) co_await proc.writeback->schedule(proc, tag.rel, tag.block);
   co_return true;
 }

@@ -18,15 +18,12 @@
 // progress and a writer for a modifier, as LWLock:BufferContent. Readers
 // never take it.
 //
-// Every wait on a buffer (for its read, its write or its content lock) parks
-// on the pool's one queue, and every I/O end or content-lock release wakes
-// the whole queue in FIFO order; each waiter re-checks its own buffer and
-// queues again at the back. PostgreSQL wakes only that buffer's waiters (the
-// LWLock's own queue and BufferDescriptorGetIOCV). Waking per buffer would
-// change the simulated run: summary.json counts every event, and a waiter
-// woken for another buffer and queued again goes behind a process that began
-// to wait on its buffer in the meantime, which changes who gets the lock
-// next. Left out: ring buffers, buffer header spinlocks, local (temp) buffers.
+// Every wait on a buffer (for its read, its write or its content lock)
+// parks on that buffer's LWLock, whose release wakes its waiters in FIFO
+// order; each re-checks. A read-in holds the lock exclusively for the read
+// (nobody can want it then: every other user waits for the read first), so
+// that its end wakes the read's waiters as BufferDescriptorGetIOCV would.
+// Left out: ring buffers, buffer header spinlocks, local (temp) buffers.
 #pragma once
 
 #include <cstdint>
@@ -99,8 +96,8 @@ class BufferManager {
   // BufferAlloc's victim loop: a buffer pinned by us alone, clean and idle, still holding its old
   // tag (the caller retags it, or frees it if someone loaded the page meanwhile).
   sim::Task<BufferId> get_victim(PgProc& proc);
-  // Parks the caller until some buffer's I/O ends or content lock is released.
-  sim::Condition::WaitAwaiter wait_for_buffer(BufferId /*id*/) noexcept { return pool_.io_done().wait(); }
+  // Parks the caller until the buffer's I/O ends or its content lock is released.
+  sim::Condition::WaitAwaiter wait_for_buffer(BufferId id) noexcept { return pool_.content_lock(id).released(); }
 
   BufferPool& pool_;
   Relations& rels_;
@@ -110,33 +107,11 @@ class BufferManager {
   Version version_;
 };
 
-// The exclusive content lock a modifier holds; its release wakes the pool's
-// waiters (UnlockBuffers / LWLockRelease).
-class BufferManager::ContentLock {
+// The exclusive content lock a modifier holds (LockBuffer to UNLOCK).
+class BufferManager::ContentLock : public sim::LWLock::Guard {
  public:
   ContentLock() noexcept = default;
-  ContentLock(ContentLock&& other) noexcept
-      : held_(std::move(other.held_)), waiters_(other.waiters_), sim_(other.sim_) {}
-  ContentLock& operator=(ContentLock&&) = delete;
-  ContentLock(const ContentLock&) = delete;
-  ContentLock& operator=(const ContentLock&) = delete;
-  // At teardown the pool may be gone: the Guard's own destructor leaves it alone.
-  ~ContentLock() {
-    if (held_ && !sim_->tearing_down()) unlock();
-  }
-  void unlock() {
-    if (!held_) return;
-    held_.unlock();
-    waiters_->notify_all();
-  }
-
- private:
-  friend class BufferManager;
-  ContentLock(sim::LWLock::Guard held, sim::Condition& waiters, const sim::Simulator& sim) noexcept
-      : held_(std::move(held)), waiters_(&waiters), sim_(&sim) {}
-  sim::LWLock::Guard held_;
-  sim::Condition* waiters_ = nullptr;
-  const sim::Simulator* sim_ = nullptr;
+  explicit ContentLock(sim::LWLock::Guard held) noexcept : sim::LWLock::Guard(std::move(held)) {}
 };
 
 }  // namespace ckptsim::postgres
