@@ -229,7 +229,7 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
     return outcome;
   }
   Machine& m = *machine;
-  if (options.crash_at) m.server.wal().track_acknowledged_commits();  // from the first commit on
+  if (options.crash_at) m.server.wal().ledger().track_acknowledged_commits();  // from the first commit on
   sim::Simulator& sim = m.sim;
   m.server.start();
   const std::unique_ptr<pgbench::Pgbench> warmup = run_warmup(m, sc);

@@ -36,7 +36,7 @@ void start_state(postgres::Server& server, const PgbenchTables& t, const InitCon
   if (init.pg_prewarm) {
     // As one would type it: SELECT pg_prewarm('pgbench_accounts'), then its index, then the small tables.
     for (const auto rel : {t.accounts, t.accounts_pkey, t.branches, t.branches_pkey, t.tellers, t.tellers_pkey}) {
-      postgres::pg_prewarm_buffer(server.buffer_pool(), rels, rel);
+      postgres::pg_prewarm_buffer(server.buffer_manager(), rel);
     }
   }
 }

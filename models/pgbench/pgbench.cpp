@@ -1,23 +1,17 @@
 #include "models/pgbench/pgbench.h"
 
 #include <algorithm>
-#include <array>
 #include <limits>
 
 #include <fmt/format.h>
 
+#include "models/pgbench/page_accesses.h"
 #include "models/pgbench/report.h"
 #include "models/pgbench/scripts.h"
 
 namespace ckptsim::pgbench {
 
 namespace {
-// WAL record sizes (reference 4.3, 9.5+ format).
-constexpr int kHotUpdateRecord = 75;
-constexpr int kNonHotUpdateRecord = 176;  // old page's part + the new version's page
-constexpr int kNewVersionPart = 110;      // the new tuple, logged with the new version's page
-constexpr int kBtreeInsertRecord = 64;
-constexpr int kHistoryInsertRecord = 80;
 // Room for the -P file: no -P line reaches this many bytes; a -t run's length is unknown.
 constexpr std::int64_t kProgressLineRoom = 256;
 constexpr std::int64_t kProgressFileRoomByCount = 1LL << 30;
@@ -40,7 +34,6 @@ struct Pgbench::Client {
   Thread& thread;
   postgres::Backend& backend;
   sim::Random rng;  // the script's variables
-  std::int64_t second_version_page = -1;  // set by a non-HOT update, for this transaction
 };
 
 Pgbench::Pgbench(sim::Simulator& sim, sim::Resource& cpus, postgres::Server& server, PgbenchTables& tables,
@@ -94,111 +87,71 @@ sim::Duration Pgbench::statement_cpu(Statement statement) const {
   }
 }
 
+Pgbench::TxStart Pgbench::prepare_throttle(Client& c, sim::Time end, sim::Duration mean_gap) {
+  const bool by_count = config_.transactions > 0;
+  if (config_.rate <= 0) return {!by_count && sim_.now() >= end ? TxStart::Stop : TxStart::Run, sim_.now()};
+  const sim::Time scheduled = c.thread.trigger += c.thread.rng.exponential_duration(mean_gap);
+  if (!by_count && scheduled >= end) return {TxStart::Stop, scheduled};
+  // -L: a transaction already later than the limit when its turn comes is skipped.
+  if (config_.latency_limit > 0 && scheduled < sim_.now() - config_.latency_limit) {
+    stats_.record_skipped(c.thread.index);
+    return {TxStart::Skip, scheduled};
+  }
+  return {TxStart::Run, scheduled};
+}
+
 sim::Process Pgbench::client_main(Client& c, sim::Time end) {
   const bool by_count = config_.transactions > 0;
-  const bool throttled = config_.rate > 0;
   // -R: mean gap of each thread's Poisson schedule, 1e6 * nthreads / rate µs.
-  const auto mean_gap = throttled ? static_cast<sim::Duration>(static_cast<double>(sim::kSecond) *
-                                                                static_cast<double>(threads_.size()) / config_.rate)
-                                  : 0;
+  const auto mean_gap = config_.rate > 0 ? static_cast<sim::Duration>(static_cast<double>(sim::kSecond) *
+                                                                      static_cast<double>(threads_.size()) / config_.rate)
+                                         : 0;
   const auto script = script_statements(config_.builtin);
-  std::array<std::int64_t, 8> path{};
   postgres::Backend& be = c.backend;
 
   for (std::int64_t done = 0; !by_count || done < config_.transactions;) {
-    sim::Time scheduled = sim_.now();
-    if (throttled) {
-      scheduled = c.thread.trigger += c.thread.rng.exponential_duration(mean_gap);
-      if (!by_count && scheduled >= end) break;
-      // -L: a transaction already later than the limit when its turn comes is skipped.
-      if (config_.latency_limit > 0 && scheduled < sim_.now() - config_.latency_limit) {
-        stats_.record_skipped(c.thread.index);
-        if (by_count) ++done;
-        continue;
-      }
-      if (scheduled > sim_.now()) co_await sim_.sleep_until(scheduled);
-    } else if (!by_count && sim_.now() >= end) {
-      break;
+    // CSTATE_PREPARE_THROTTLE / CSTATE_THROTTLE.
+    const TxStart start = prepare_throttle(c, end, mean_gap);
+    if (start.action == TxStart::Stop) break;
+    if (start.action == TxStart::Skip) {
+      if (by_count) ++done;
+      continue;
     }
+    if (start.scheduled > sim_.now()) co_await sim_.sleep_until(start.scheduled);
     const sim::Time begin = sim_.now();
 
-    c.second_version_page = -1;
-    const std::int64_t aid = c.rng.uniform_int(0, tables_.accounts_rows - 1);
-    const std::int64_t tid = c.rng.uniform_int(0, tables_.tellers_rows - 1);
-    const std::int64_t bid = c.rng.uniform_int(0, tables_.branches_rows - 1);
+    // CSTATE_START_TX: the script's variables.
+    ScriptState vars;
+    vars.aid = c.rng.uniform_int(0, tables_.accounts_rows - 1);
+    vars.tid = c.rng.uniform_int(0, tables_.tellers_rows - 1);
+    vars.bid = c.rng.uniform_int(0, tables_.branches_rows - 1);
     for (const Statement st : script) {
-      // The thread's side of the round trip (its event loop is busy meanwhile),
-      // then the server's CPU for the statement.
+      // CSTATE_START_COMMAND: the thread's side of the round trip (its event
+      // loop is busy meanwhile), then the server's CPU for the statement.
       {
         const auto serving = co_await c.thread.loop.hold();
         co_await cpus_.use(config_.cpu_client);
       }
       be.begin_statement();
       co_await cpus_.use(statement_cpu(st));
-      switch (st) {
-        case Statement::Begin:
-          break;
-        case Statement::SelectAccounts:
-        case Statement::UpdateAccounts: {
-          const int n = tables_.accounts_index.path(aid, path);
-          for (int i = 0; i < n; ++i) co_await be.read(tables_.accounts_pkey, path[static_cast<std::size_t>(i)]);
-          const std::int64_t heap = PgbenchTables::account_block(aid);
-          if (st == Statement::SelectAccounts) {
-            if (c.second_version_page == heap) co_await be.read(tables_.accounts, heap);
-            co_await be.read(tables_.accounts, heap);
-            break;
-          }
-          const auto page = static_cast<std::size_t>(heap);
-          const bool first = !tables_.accounts_updated[page];
-          const bool hot = !first && c.rng.uniform01() < config_.hot_update_ratio;
-          tables_.accounts_updated[page] = true;
-          // A page still all-visible since the load: heap_update pins its visibility map page.
-          if (first) co_await be.read(tables_.accounts_vm, heap / kHeapPagesPerVmPage);
-          if (hot) {
-            co_await be.modify(tables_.accounts, heap, kHotUpdateRecord);
-            break;
-          }
-          // Not HOT: the new version goes to the table's last page, and the index
-          // gets an entry for it through a fresh descent (_bt_doinsert), whose
-          // uniqueness check visits the old version's heap page.
-          co_await be.modify(tables_.accounts, heap, kNonHotUpdateRecord - kNewVersionPart);
-          co_await be.insert(tables_.accounts, static_cast<int>(kAccountsPerPage), kNewVersionPart);
-          for (int i = 0; i < n - 1; ++i) co_await be.read(tables_.accounts_pkey, path[static_cast<std::size_t>(i)]);
-          co_await be.read(tables_.accounts, heap);
-          co_await be.modify(tables_.accounts_pkey, tables_.accounts_index.leaf_of(aid), kBtreeInsertRecord);
-          // The row now has two index entries: later scans of this aid in the
-          // transaction (the SELECT) visit the dead version's page too.
-          c.second_version_page = heap;
-          break;
+      // CSTATE_WAIT_RESULT: the backend executes it.
+      for (const PageAccess& a : plan_statement(st, vars, tables_, config_.hot_update_ratio, c.rng)) {
+        switch (a.kind) {
+          case PageAccess::Kind::Read: co_await be.read(a.rel, a.block); break;
+          case PageAccess::Kind::Modify: co_await be.modify(a.rel, a.block, a.record_bytes); break;
+          case PageAccess::Kind::Insert: co_await be.insert(a.rel, static_cast<int>(a.block), a.record_bytes); break;
+          case PageAccess::Kind::LockRow: co_await be.lock_row(a.rel, a.block); break;
+          case PageAccess::Kind::Commit: co_await be.commit(); break;
         }
-        case Statement::UpdateTellers:
-        case Statement::UpdateBranches: {
-          // Both tiny tables: the row lock (held to commit), a descent of the pkey, the HOT update.
-          const bool teller = st == Statement::UpdateTellers;
-          const postgres::RelationId heap = teller ? tables_.tellers : tables_.branches;
-          const std::int64_t row = teller ? tid : bid;
-          co_await be.lock_row(heap, row);
-          const int n = (teller ? tables_.tellers_index : tables_.branches_index).path(row, path);
-          const postgres::RelationId pkey = teller ? tables_.tellers_pkey : tables_.branches_pkey;
-          for (int i = 0; i < n; ++i) co_await be.read(pkey, path[static_cast<std::size_t>(i)]);
-          co_await be.modify(heap, PgbenchTables::small_row_block(row), kHotUpdateRecord);
-          break;
-        }
-        case Statement::InsertHistory:
-          co_await be.insert(tables_.history, kHistoryRowsPerPage, kHistoryInsertRecord);
-          break;
-        case Statement::End:
-          co_await be.commit();
-          break;
       }
       be.end_statement();
     }
     if (!script_writes(config_.builtin)) be.end_read_only();
 
-    // The thread reads the result in its loop, not while it is inside write(2).
+    // CSTATE_END_TX: the thread reads the result in its loop, not while it is inside write(2).
     if (c.thread.in_write) co_await c.thread.loop.use(0);
-    const sim::Duration latency = sim_.now() - scheduled;
-    stats_.record(latency, begin - scheduled, config_.latency_limit > 0 && latency > config_.latency_limit,
+    const sim::Duration latency = sim_.now() - start.scheduled;
+    stats_.record(latency, begin - start.scheduled, config_.latency_limit > 0 && latency > config_.latency_limit,
                   c.thread.index);
     ++done;
   }

@@ -11,9 +11,7 @@
 // from the scheduled start; -L skipping (under -R) and late counting; -M as
 // a CPU cost per statement; the built-in scripts' page accesses (B-tree
 // descents, heap pages, HOT or non-HOT updates, history appends, row locks
-// on tellers and branches) through the PostgreSQL model. A non-HOT update's
-// two block references are logged as two records whose sizes add up to the
-// real one (the new version's page through Backend::insert).
+// on tellers and branches; page_accesses.h) through the PostgreSQL model.
 // With progress_file (-P's stderr in a file on the data volume), thread 0
 // prints the -P lines itself, as threadRun does (9.4-17): when its loop
 // comes round at or after next_report, one line for the time since the last
@@ -79,6 +77,13 @@ class Pgbench {
   struct Thread;
   struct Client;
 
+  // When the next transaction starts (-R's schedule, -L's skipping, -T's end).
+  struct TxStart {
+    enum Action : std::uint8_t { Run, Skip, Stop } action;
+    sim::Time scheduled;  // latency is counted from here
+  };
+  TxStart prepare_throttle(Client& client, sim::Time end, sim::Duration mean_gap);
+  // advanceConnectionState for one client, transaction after transaction.
   sim::Process client_main(Client& client, sim::Time end);
   sim::Process report_progress(Thread& thread, sim::Time end);
   sim::Duration statement_cpu(Statement statement) const;

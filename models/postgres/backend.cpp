@@ -33,12 +33,13 @@ sim::Task<> Backend::change_page(BufferId id, RelationId rel, std::int64_t block
   BufferManager& bufmgr = shared_.bufmgr;
   // Indexed again after each wait: another backend's extension may grow the vector meanwhile.
   const auto page_lsn = [&]() -> Lsn& { return shared_.rels.rel(rel).page_lsn[static_cast<std::size_t>(block)]; };
-  co_await bufmgr.lock_exclusive(proc_, id);
-  const Lsn before = page_lsn();
-  const Lsn end = co_await shared_.wal.insert(proc_, record_bytes, new_page ? nullptr : &before);
-  page_lsn() = end;
-  bufmgr.mark_dirty(id, end);
-  bufmgr.unlock(id);
+  {
+    const BufferManager::ContentLock locked = co_await bufmgr.lock_exclusive(proc_, id);
+    const Lsn before = page_lsn();
+    const Lsn end = co_await shared_.wal.insert(proc_, record_bytes, new_page ? nullptr : &before);
+    page_lsn() = end;
+    bufmgr.mark_dirty(id, end);
+  }
   bufmgr.release(id);
 }
 
@@ -111,9 +112,9 @@ sim::Task<> Backend::commit() {
     if (shared_.config.synchronous_commit) {
       co_await shared_.wal.flush(proc_, end);
     } else {
-      shared_.wal.set_async_commit_lsn(end);
+      shared_.wal.writer().set_async_commit_lsn(end);
     }
-    shared_.wal.commit_acknowledged(end);  // the client hears COMMIT now
+    shared_.wal.ledger().commit_acknowledged(end);  // the client hears COMMIT now
     in_write_xact_ = false;
     --shared_.active_write_xacts;
   }

@@ -22,21 +22,8 @@ BackgroundWriter::BackgroundWriter(sim::Simulator& sim, sim::Resource* cpus, Buf
       stats_(stats),
       latch_(sim) {}
 
-sim::Task<bool> BackgroundWriter::buffer_sync(PgProc& proc) {
-  ++rounds_;
+std::int64_t BackgroundWriter::lap_position(const BufferPool::SyncStart& start) {
   const std::int64_t nbuffers = pool_.size();
-  const BufferPool::SyncStart start = pool_.strategy_sync_start();
-  stats_.buffers_alloc += start.num_allocs;
-  const std::int64_t recent_alloc = start.num_allocs;
-  last_ = Round{};
-  last_.recent_alloc = recent_alloc;
-
-  if (config_.bgwriter_lru_maxpages <= 0) {
-    saved_info_valid_ = false;
-    co_return true;
-  }
-
-  // How far the clock hand moved, and how far ahead of it we already are.
   std::int64_t strategy_delta = 0;
   std::int64_t bufs_to_lap = nbuffers;
   if (saved_info_valid_) {
@@ -58,11 +45,19 @@ sim::Task<bool> BackgroundWriter::buffer_sync(PgProc& proc) {
   prev_strategy_buf_id_ = start.hand;
   prev_strategy_passes_ = start.complete_passes;
   saved_info_valid_ = true;
+  sample_density(strategy_delta, start.num_allocs);
+  return bufs_to_lap;
+}
 
-  if (strategy_delta > 0 && recent_alloc > 0) {
-    const float scans_per_alloc = static_cast<float>(strategy_delta) / static_cast<float>(recent_alloc);
+void BackgroundWriter::sample_density(std::int64_t scanned, std::int64_t allocs) {
+  if (scanned > 0 && allocs > 0) {
+    const float scans_per_alloc = static_cast<float>(scanned) / static_cast<float>(allocs);
     smoothed_density_ += (scans_per_alloc - smoothed_density_) / kSmoothingSamples;
   }
+}
+
+void BackgroundWriter::estimate(std::int64_t recent_alloc, std::int64_t bufs_to_lap) {
+  const std::int64_t nbuffers = pool_.size();
   const std::int64_t bufs_ahead = nbuffers - bufs_to_lap;
   const auto reusable_buffers_est = static_cast<std::int64_t>(static_cast<float>(bufs_ahead) / smoothed_density_);
 
@@ -81,11 +76,34 @@ sim::Task<bool> BackgroundWriter::buffer_sync(PgProc& proc) {
   if (upcoming_alloc_est < min_scan_buffers + reusable_buffers_est) {
     upcoming_alloc_est = min_scan_buffers + reusable_buffers_est;
   }
+  last_.bufs_to_lap = bufs_to_lap;
+  last_.upcoming_alloc_est = upcoming_alloc_est;
+  last_.reusable_est = reusable_buffers_est;
+}
 
+sim::Task<bool> BackgroundWriter::buffer_sync(PgProc& proc) {
+  ++rounds_;
+  const std::int64_t nbuffers = pool_.size();
+  const BufferPool::SyncStart start = pool_.strategy_sync_start();
+  stats_.buffers_alloc += start.num_allocs;
+  const std::int64_t recent_alloc = start.num_allocs;
+  last_ = Round{};
+  last_.recent_alloc = recent_alloc;
+
+  if (config_.bgwriter_lru_maxpages <= 0) {
+    saved_info_valid_ = false;
+    co_return true;
+  }
+
+  // How far the clock hand moved, and how far ahead of it we already are; then how many buffers to find.
+  const std::int64_t bufs_to_lap = lap_position(start);
+  estimate(recent_alloc, bufs_to_lap);
+
+  // Scan ahead of the hand, writing dirty buffers that are not recently used.
   std::int64_t num_to_scan = bufs_to_lap;
   std::int64_t num_written = 0;
-  std::int64_t reusable_buffers = reusable_buffers_est;
-  while (num_to_scan > 0 && reusable_buffers < upcoming_alloc_est) {
+  std::int64_t reusable_buffers = last_.reusable_est;
+  while (num_to_scan > 0 && reusable_buffers < last_.upcoming_alloc_est) {
     const BufferManager::SyncResult r = co_await bufmgr_.sync_one_buffer(proc, next_to_clean_, true);
     if (++next_to_clean_ >= nbuffers) {
       next_to_clean_ = 0;
@@ -106,15 +124,7 @@ sim::Task<bool> BackgroundWriter::buffer_sync(PgProc& proc) {
 
   // Our own scan is a second density sample.
   const std::int64_t new_strategy_delta = bufs_to_lap - num_to_scan;
-  const std::int64_t new_recent_alloc = reusable_buffers - reusable_buffers_est;
-  if (new_strategy_delta > 0 && new_recent_alloc > 0) {
-    const float scans_per_alloc = static_cast<float>(new_strategy_delta) / static_cast<float>(new_recent_alloc);
-    smoothed_density_ += (scans_per_alloc - smoothed_density_) / kSmoothingSamples;
-  }
-
-  last_.bufs_to_lap = bufs_to_lap;
-  last_.upcoming_alloc_est = upcoming_alloc_est;
-  last_.reusable_est = reusable_buffers_est;
+  sample_density(new_strategy_delta, reusable_buffers - last_.reusable_est);
   last_.scanned = new_strategy_delta;
   last_.written = num_written;
   if (cpus_ != nullptr && (new_strategy_delta > 0 || num_written > 0)) {

@@ -57,6 +57,14 @@ class BackgroundWriter {
   Latch& latch() noexcept { return latch_; }
 
  private:
+  // BgBufferSync's phases. The clock hand's progress since the last round
+  // (a density sample) and how far ahead of it the previous scan got: returns bufs_to_lap.
+  std::int64_t lap_position(const BufferPool::SyncStart& start);
+  // smoothed_density from `scanned` buffers that yielded `allocs` reusable ones.
+  void sample_density(std::int64_t scanned, std::int64_t allocs);
+  // smoothed_alloc and the buffers to find this round (last_.upcoming_alloc_est, last_.reusable_est).
+  void estimate(std::int64_t recent_alloc, std::int64_t bufs_to_lap);
+
   sim::Simulator& sim_;
   sim::Resource* cpus_;
   BufferManager& bufmgr_;

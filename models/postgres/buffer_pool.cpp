@@ -5,12 +5,24 @@
 #include "models/postgres/buffer_pool.h"
 
 #include <bit>
+#include <memory>
 #include <stdexcept>
 
 namespace ckptsim::postgres {
 
+ContentLocks::ContentLocks(sim::Simulator& sim, std::size_t n) : n_(n), locks_(alloc_.allocate(n)) {
+  for (std::size_t i = 0; i < n_; ++i) std::construct_at(locks_ + i, sim);
+}
+
+ContentLocks::~ContentLocks() {
+  std::destroy_n(locks_, n_);
+  alloc_.deallocate(locks_, n_);
+}
+
 BufferPool::BufferPool(sim::Simulator& sim, std::int64_t nbuffers)
-    : descs_(static_cast<std::size_t>(nbuffers)), next_free_(static_cast<std::size_t>(nbuffers)), io_done_(sim) {
+    : descs_(static_cast<std::size_t>(nbuffers)),
+      content_locks_(sim, static_cast<std::size_t>(nbuffers)),
+      next_free_(static_cast<std::size_t>(nbuffers)) {
   if (nbuffers < 16) throw std::invalid_argument("shared_buffers must hold at least 16 buffers");
   const std::size_t slots = std::bit_ceil(static_cast<std::size_t>(nbuffers) * 2);
   table_.assign(slots, Slot{});
@@ -63,7 +75,7 @@ void BufferPool::erase(const BufferTag& tag) {
 }
 
 void BufferPool::retag(BufferId id, const BufferTag& tag) {
-  BufferDesc& b = desc(id);
+  BufferDesc& b = mutable_desc(id);
   if (b.tag_valid) erase(b.tag);
   b.tag = tag;
   b.tag_valid = true;
@@ -73,7 +85,7 @@ void BufferPool::retag(BufferId id, const BufferTag& tag) {
 }
 
 void BufferPool::pin(BufferId id, bool bump) noexcept {
-  BufferDesc& b = desc(id);
+  BufferDesc& b = mutable_desc(id);
   ++b.refcount;
   if (bump && b.usage_count < kMaxUsageCount) ++b.usage_count;
 }
@@ -100,7 +112,7 @@ BufferId BufferPool::strategy_get_buffer() {
       next_victim_ = 0;
       ++complete_passes_;
     }
-    BufferDesc& b = desc(id);
+    BufferDesc& b = mutable_desc(id);
     if (b.refcount == 0) {
       if (b.usage_count > 0) {
         --b.usage_count;

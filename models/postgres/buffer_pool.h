@@ -6,8 +6,13 @@
 // A descriptor keeps what the write path needs: the tag (relation, block;
 // the main fork only), pin count, usage_count (0..BM_MAX_USAGE_COUNT = 5),
 // the BM_VALID / BM_DIRTY / BM_JUST_DIRTIED / BM_CHECKPOINT_NEEDED /
-// BM_IO_IN_PROGRESS flags and an exclusive content-lock flag. The page LSN
-// lives with the page (Relations), so it survives eviction.
+// BM_IO_IN_PROGRESS flags. The page LSN lives with the page (Relations), so
+// it survives eviction. The content locks (BufferDescriptorGetContentLock)
+// are sim::LWLocks in an array of their own beside the descriptors: the clock
+// sweep and the checkpointer's scan read descriptors only, and keep their 48
+// bytes to themselves. Only the buffer manager changes a descriptor (the
+// pool's own pin / retag / sweep, and bufmgr's I/O and dirty flags); others
+// get a const view.
 //
 // StrategyGetBuffer: the freelist first (every buffer starts there), then the
 // clock hand sweeps: a pinned buffer is skipped, an unpinned one with
@@ -27,8 +32,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
+#include "sim/lwlock.h"
 #include "sim/sync.h"
 
 namespace ckptsim::postgres {
@@ -55,11 +62,26 @@ struct BufferDesc {
   bool just_dirtied = false;
   bool checkpoint_needed = false;
   bool io_in_progress = false;
-  bool locked_exclusive = false;  // a backend is modifying the page (content lock)
   // Durability bookkeeping (not PostgreSQL state): the LSN of the first change not yet
   // handed to the kernel, and of the write in progress.
   Lsn dirty_since = 0;
   Lsn writing_since = 0;
+};
+
+// One LWLock per buffer, constructed in place: an LWLock neither moves nor
+// default-constructs, so a std::vector cannot hold them.
+class ContentLocks {
+ public:
+  ContentLocks(sim::Simulator& sim, std::size_t n);
+  ~ContentLocks();
+  ContentLocks(const ContentLocks&) = delete;
+  ContentLocks& operator=(const ContentLocks&) = delete;
+  sim::LWLock& operator[](BufferId id) noexcept { return locks_[static_cast<std::size_t>(id)]; }
+
+ private:
+  std::allocator<sim::LWLock> alloc_;
+  std::size_t n_;
+  sim::LWLock* locks_;
 };
 
 class BufferPool {
@@ -69,7 +91,6 @@ class BufferPool {
   BufferPool& operator=(const BufferPool&) = delete;
 
   std::int32_t size() const noexcept { return static_cast<std::int32_t>(descs_.size()); }
-  BufferDesc& desc(BufferId id) { return descs_[static_cast<std::size_t>(id)]; }
   const BufferDesc& desc(BufferId id) const { return descs_[static_cast<std::size_t>(id)]; }
 
   // Buffer mapping table.
@@ -83,7 +104,7 @@ class BufferPool {
 
   // PinBuffer: usage_count + 1 (capped) unless `bump` is false (a victim being claimed).
   void pin(BufferId id, bool bump = true) noexcept;
-  void unpin(BufferId id) noexcept { --desc(id).refcount; }
+  void unpin(BufferId id) noexcept { --mutable_desc(id).refcount; }
 
   // StrategyGetBuffer without a strategy: the victim's id. Does not pin it.
   // Throws if every buffer is pinned ("no unpinned buffers available").
@@ -104,13 +125,18 @@ class BufferPool {
 
   BufferId clock_hand() const noexcept { return next_victim_; }
   std::uint32_t complete_passes() const noexcept { return complete_passes_; }
-  // Woken whenever a buffer's I/O ends or its content lock is released.
-  sim::Condition& io_done() noexcept { return io_done_; }
 
  private:
+  friend class BufferManager;   // bufmgr.c: I/O flags, dirty flags, content locks
+  friend struct BufferPoolTesting;  // tests: states a run reaches only slowly
+
+  BufferDesc& mutable_desc(BufferId id) { return descs_[static_cast<std::size_t>(id)]; }
+  sim::LWLock& content_lock(BufferId id) noexcept { return content_locks_[id]; }
+
   std::size_t slot_of(const BufferTag& tag) const noexcept;
 
   std::vector<BufferDesc> descs_;
+  ContentLocks content_locks_;
   // Mapping: a slot holds a tag and its buffer id, or id -1 when empty.
   struct Slot {
     BufferTag tag;
@@ -125,7 +151,6 @@ class BufferPool {
   std::uint32_t complete_passes_ = 0;
   std::uint32_t num_allocs_ = 0;
   std::function<void()> wake_bgwriter_;
-  sim::Condition io_done_;
 };
 
 }  // namespace ckptsim::postgres

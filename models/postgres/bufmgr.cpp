@@ -14,7 +14,7 @@ sim::Task<BufferId> BufferManager::read_buffer(PgProc& proc, RelationId rel, std
       // Another backend is reading it in: wait for that read (counts as a hit, as in PostgreSQL).
       while (pool_.desc(id).io_in_progress && !pool_.desc(id).valid) {
         const WaitScope waiting = report_wait(proc, WaitEvent::BufferIo);
-        co_await pool_.io_done().wait();
+        co_await wait_for_buffer(id);
       }
       ++stats_.blks_hit;
       co_return id;
@@ -22,21 +22,21 @@ sim::Task<BufferId> BufferManager::read_buffer(PgProc& proc, RelationId rel, std
     const BufferId victim = co_await get_victim(proc);
     if (pool_.lookup(tag) >= 0) {
       // Someone loaded our page while we were evicting: use theirs, give the victim back.
-      BufferDesc& v = pool_.desc(victim);
       pool_.unpin(victim);
-      if (!v.tag_valid) pool_.free_buffer(victim);
+      if (!pool_.desc(victim).tag_valid) pool_.free_buffer(victim);
       continue;
     }
-    BufferDesc& b = pool_.desc(victim);
+    BufferDesc& b = pool_.mutable_desc(victim);
     pool_.retag(victim, tag);
     b.valid = new_page;
     b.io_in_progress = !new_page;
     ++stats_.blks_read;
     if (!new_page) {
+      sim::LWLock::Guard reading = pool_.content_lock(victim).try_exclusive();  // a victim: nobody else holds it
       co_await rels_.read(proc, rel, block);
       b.valid = true;
       b.io_in_progress = false;
-      pool_.io_done().notify_all();
+      reading.unlock();
     }
     co_return victim;
   }
@@ -45,7 +45,7 @@ sim::Task<BufferId> BufferManager::read_buffer(PgProc& proc, RelationId rel, std
 sim::Task<BufferId> BufferManager::get_victim(PgProc& proc) {
   for (;;) {
     const BufferId id = pool_.strategy_get_buffer();
-    BufferDesc& b = pool_.desc(id);
+    const BufferDesc& b = pool_.desc(id);
     pool_.pin(id, false);
     if (b.dirty) {
       // The backend writes the dirty victim itself (after XLogFlush up to its LSN).
@@ -62,23 +62,18 @@ sim::Task<BufferId> BufferManager::get_victim(PgProc& proc) {
   }
 }
 
-sim::Task<> BufferManager::lock_exclusive(PgProc& proc, BufferId id) {
-  BufferDesc& b = pool_.desc(id);
+sim::Task<BufferManager::ContentLock> BufferManager::lock_exclusive(PgProc& proc, BufferId id) {
+  sim::LWLock& content_lock = pool_.content_lock(id);
   // A writer holds the share lock for its write, a modifier the exclusive one.
-  while (b.io_in_progress || b.locked_exclusive) {
+  for (;;) {
+    if (auto held = content_lock.try_exclusive()) co_return ContentLock(std::move(held));
     const WaitScope waiting = report_wait(proc, WaitEvent::LwBufferContent);
-    co_await pool_.io_done().wait();
+    co_await wait_for_buffer(id);
   }
-  b.locked_exclusive = true;
-}
-
-void BufferManager::unlock(BufferId id) {
-  pool_.desc(id).locked_exclusive = false;
-  pool_.io_done().notify_all();
 }
 
 void BufferManager::mark_dirty(BufferId id, Lsn lsn) {
-  BufferDesc& b = pool_.desc(id);
+  BufferDesc& b = pool_.mutable_desc(id);
   if (!b.dirty) b.dirty_since = lsn;
   if (b.dirty_since == 0) b.dirty_since = lsn;
   b.dirty = true;
@@ -86,13 +81,16 @@ void BufferManager::mark_dirty(BufferId id, Lsn lsn) {
 }
 
 sim::Task<bool> BufferManager::flush_buffer(PgProc& proc, BufferId id) {
-  BufferDesc& b = pool_.desc(id);
+  BufferDesc& b = pool_.mutable_desc(id);
+  sim::LWLock& content_lock = pool_.content_lock(id);
   // StartBufferIO (and the share content lock): wait for a write in progress or a modifier.
-  while (b.io_in_progress || b.locked_exclusive) {
+  while (b.io_in_progress || content_lock.held_exclusive()) {
     const WaitScope waiting = report_wait(proc, b.io_in_progress ? WaitEvent::BufferIo : WaitEvent::LwBufferContent);
-    co_await pool_.io_done().wait();
+    co_await wait_for_buffer(id);
   }
   if (!b.valid || !b.dirty) co_return false;
+  // Free of modifiers (checked above, nothing awaited since); held for the write alone.
+  sim::LWLock::Guard share = content_lock.try_shared();
   b.io_in_progress = true;
   b.just_dirtied = false;
   b.writing_since = b.dirty_since;
@@ -110,7 +108,7 @@ sim::Task<bool> BufferManager::flush_buffer(PgProc& proc, BufferId id) {
     b.dirty = false;
     b.checkpoint_needed = false;
   }
-  pool_.io_done().notify_all();
+  share.unlock();
   if (proc.writeback != nullptr) co_await proc.writeback->schedule(proc, tag.rel, tag.block);
   co_return true;
 }
@@ -145,12 +143,21 @@ void BufferManager::mark_checkpoint_buffers(std::vector<CkptSortItem>& items) {
   items.clear();
   const BufferId nbuffers = pool_.size();
   for (BufferId id = 0; id < nbuffers; ++id) {
-    BufferDesc& b = pool_.desc(id);
+    BufferDesc& b = pool_.mutable_desc(id);
     if (b.valid && b.dirty) {
       b.checkpoint_needed = true;
       items.push_back(CkptSortItem{b.tag.rel, b.tag.block, id});
     }
   }
+}
+
+}  // namespace ckptsim::postgres
+
+namespace ckptsim::postgres {
+
+void BufferManager::load_before_start(BufferId victim, const BufferTag& tag) {
+  pool_.retag(victim, tag);  // usage_count 1, which the release leaves
+  pool_.mutable_desc(victim).valid = true;
 }
 
 }  // namespace ckptsim::postgres

@@ -12,13 +12,22 @@
 // forwarded write or extension counts as buffers_backend, and a backend that
 // finds the queue full and uncompactable fsyncs the segment itself.
 //
-// Content locks are reduced to what stalls the write path: a modifier waits
-// for a write of the page in progress (the writer's share lock), and a writer
-// waits for a modifier (its exclusive lock). Readers never wait for them.
+// Content locks are reduced to what stalls the write path: a modifier holds
+// the buffer's LWLock exclusively (LockBuffer), a writer holds it shared for
+// its write (FlushBuffer's caller), so a modifier waits for a write in
+// progress and a writer for a modifier, as LWLock:BufferContent. Readers
+// never take it.
+//
+// Every wait on a buffer (for its read, its write or its content lock)
+// parks on that buffer's LWLock, whose release wakes its waiters in FIFO
+// order; each re-checks. A read-in holds the lock exclusively for the read
+// (nobody can want it then: every other user waits for the read first), so
+// that its end wakes the read's waiters as BufferDescriptorGetIOCV would.
 // Left out: ring buffers, buffer header spinlocks, local (temp) buffers.
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "models/postgres/buffer_pool.h"
@@ -35,6 +44,8 @@ namespace ckptsim::postgres {
 
 class BufferManager {
  public:
+  class ContentLock;
+
   BufferManager(BufferPool& pool, Relations& rels, Wal& wal, SyncQueue& queue, Stats& stats, Version version)
       : pool_(pool), rels_(rels), wal_(wal), queue_(queue), stats_(stats), version_(version) {}
 
@@ -43,9 +54,9 @@ class BufferManager {
   sim::Task<BufferId> read_buffer(PgProc& proc, RelationId rel, std::int64_t block, bool new_page = false);
   void release(BufferId id) noexcept { pool_.unpin(id); }
 
-  // LockBuffer(BUFFER_LOCK_EXCLUSIVE) / UNLOCK on a pinned buffer.
-  sim::Task<> lock_exclusive(PgProc& proc, BufferId id);
-  void unlock(BufferId id);
+  // LockBuffer(BUFFER_LOCK_EXCLUSIVE) on a pinned buffer, held until the
+  // returned lock goes out of scope (or its unlock()).
+  sim::Task<ContentLock> lock_exclusive(PgProc& proc, BufferId id);
   // MarkBufferDirty after the change's WAL record ending at `lsn`.
   void mark_dirty(BufferId id, Lsn lsn);
 
@@ -74,6 +85,10 @@ class BufferManager {
   // The fsync request of a write or extension by `proc` (register_dirty_segment).
   sim::Task<> register_sync(PgProc& proc, SegmentId seg);
 
+  // pg_prewarm's ReadBufferExtended before the simulation starts: the block
+  // loaded into the buffer the sweep gave (clean, idle), at no simulated cost.
+  void load_before_start(BufferId victim, const BufferTag& tag);
+
   BufferPool& pool() noexcept { return pool_; }
   Relations& relations() noexcept { return rels_; }
 
@@ -81,6 +96,8 @@ class BufferManager {
   // BufferAlloc's victim loop: a buffer pinned by us alone, clean and idle, still holding its old
   // tag (the caller retags it, or frees it if someone loaded the page meanwhile).
   sim::Task<BufferId> get_victim(PgProc& proc);
+  // Parks the caller until the buffer's I/O ends or its content lock is released.
+  sim::Condition::WaitAwaiter wait_for_buffer(BufferId id) noexcept { return pool_.content_lock(id).released(); }
 
   BufferPool& pool_;
   Relations& rels_;
@@ -88,6 +105,13 @@ class BufferManager {
   SyncQueue& queue_;
   Stats& stats_;
   Version version_;
+};
+
+// The exclusive content lock a modifier holds (LockBuffer to UNLOCK).
+class BufferManager::ContentLock : public sim::LWLock::Guard {
+ public:
+  ContentLock() noexcept = default;
+  explicit ContentLock(sim::LWLock::Guard held) noexcept : sim::LWLock::Guard(std::move(held)) {}
 };
 
 }  // namespace ckptsim::postgres

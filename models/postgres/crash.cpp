@@ -16,9 +16,9 @@ CrashState Server::crash_state() const {
   c.durable_lsn = wal_.durable_lsn(std::min(c.redo_lsn, c.checkpoint_record_end));
   c.phase = checkpointer_.phase();
   c.full_page_writes = config_.full_page_writes;
-  c.redo = wal_.since_redo(c.redo_lsn);
-  c.acknowledged_commits = wal_.acknowledged_commits();
-  c.lost_committed_transactions = wal_.acknowledged_after(c.durable_lsn);
+  c.redo = wal_.ledger().since_redo(c.redo_lsn);
+  c.acknowledged_commits = wal_.ledger().acknowledged_commits();
+  c.lost_committed_transactions = wal_.ledger().acknowledged_after(c.durable_lsn);
   for (SegmentId s = 0; s < rels_.segment_count(); ++s) {
     const os::FileId file = rels_.segment(s).file;
     c.unsynced_data_blocks += static_cast<std::int64_t>(fs_.unstable_blocks(file, 0, fs_.size_blocks(file)).size());

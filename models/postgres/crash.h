@@ -41,7 +41,7 @@ struct CrashState {
   std::int64_t dirty_shared_buffers = 0;  // changes not yet written at all (in the WAL only)
   std::int64_t acknowledged_commits = 0;
   std::int64_t lost_committed_transactions = 0;
-  Wal::SinceRedo redo;           // records since the redo point, and first changes of a page
+  WalLedger::SinceRedo redo;           // records since the redo point, and first changes of a page
   bool full_page_writes = true;
 
   // False when the checkpoint record itself did not survive: recovery cannot start.

@@ -6,7 +6,9 @@
 
 namespace ckptsim::postgres {
 
-std::int64_t pg_prewarm_buffer(BufferPool& pool, Relations& rels, RelationId rel) {
+std::int64_t pg_prewarm_buffer(BufferManager& bufmgr, RelationId rel) {
+  BufferPool& pool = bufmgr.pool();
+  Relations& rels = bufmgr.relations();
   const std::int64_t nblocks = rels.rel(rel).nblocks;
   for (std::int64_t block = 0; block < nblocks; ++block) {
     const BufferTag tag{rel, block};
@@ -15,12 +17,11 @@ std::int64_t pg_prewarm_buffer(BufferPool& pool, Relations& rels, RelationId rel
       pool.unpin(hit);
     } else {
       const BufferId victim = pool.strategy_get_buffer();
-      BufferDesc& b = pool.desc(victim);
+      const BufferDesc& b = pool.desc(victim);
       if (b.dirty || b.io_in_progress || b.refcount != 0) {
         throw std::logic_error("pg_prewarm before start needs a clean, idle buffer pool");
       }
-      pool.retag(victim, tag);  // usage_count 1, which the release leaves
-      b.valid = true;
+      bufmgr.load_before_start(victim, tag);
     }
     rels.access_before_start(rel, block, 1);
   }

@@ -16,12 +16,11 @@
 
 #include <cstdint>
 
-#include "models/postgres/buffer_pool.h"
-#include "models/postgres/relations.h"
+#include "models/postgres/bufmgr.h"
 
 namespace ckptsim::postgres {
 
 // Returns the number of blocks read (the function's result in SQL).
-std::int64_t pg_prewarm_buffer(BufferPool& pool, Relations& rels, RelationId rel);
+std::int64_t pg_prewarm_buffer(BufferManager& bufmgr, RelationId rel);
 
 }  // namespace ckptsim::postgres

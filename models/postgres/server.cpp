@@ -56,7 +56,7 @@ std::int64_t Server::relation_blocks(RelationId rel) const { return rels_.rel(re
 void Server::start() {
   if (started_) return;
   started_ = true;
-  wal_.create_initial_segments();
+  wal_.segments().create_initial();
   if (version_.combined_bgwriter()) {
     // Up to 9.1: "writer process" is both; its writes are the checkpointer's (fsyncs kept locally).
     os::OsTask& task = fs_.new_task("writer process");
@@ -76,7 +76,7 @@ void Server::start() {
   }
   os::OsTask& walwriter = fs_.new_task("wal writer process");
   walwriter_proc_ = PgProc{&walwriter, ProcKind::WalWriter, nullptr};
-  sim_.spawn(wal_.run_writer(walwriter_proc_));
+  sim_.spawn(wal_.writer().run(walwriter_proc_));
 }
 
 Backend& Server::connect() {

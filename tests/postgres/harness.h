@@ -11,6 +11,15 @@
 #include "recording_file_system.h"
 #include "sim/random.h"
 
+namespace ckptsim::postgres {
+
+// Sets descriptor fields directly, to build a state that a run would reach only slowly.
+struct BufferPoolTesting {
+  static BufferDesc& desc(BufferPool& pool, BufferId id) { return pool.mutable_desc(id); }
+};
+
+}  // namespace ckptsim::postgres
+
 namespace ckptsim::postgres::testing {
 
 struct Rig {

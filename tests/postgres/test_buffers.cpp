@@ -33,11 +33,11 @@ TEST_CASE("clock sweep skips pinned buffers and decrements usage_count") {
   BufferPool pool(sim, 16);
   drain_freelist(pool);
   // Buffer 0: usage 2 and pinned; 1: usage 1; 2: usage 0; 3..15: usage 1.
-  pool.desc(0).usage_count = 2;
+  BufferPoolTesting::desc(pool, 0).usage_count = 2;
   pool.pin(0, false);
-  pool.desc(1).usage_count = 1;
-  pool.desc(2).usage_count = 0;
-  for (int i = 3; i < 16; ++i) pool.desc(i).usage_count = 1;
+  BufferPoolTesting::desc(pool, 1).usage_count = 1;
+  BufferPoolTesting::desc(pool, 2).usage_count = 0;
+  for (int i = 3; i < 16; ++i) BufferPoolTesting::desc(pool, i).usage_count = 1;
 
   // First victim: 0 is pinned (skipped, untouched), 1 is decremented, 2 is taken.
   CHECK(pool.strategy_get_buffer() == 2);
@@ -61,7 +61,7 @@ TEST_CASE("a pinned buffer with usage 5 survives five passes of others' decremen
   sim::Simulator sim;
   BufferPool pool(sim, 16);
   drain_freelist(pool);
-  for (int i = 0; i < 16; ++i) pool.desc(i).usage_count = kMaxUsageCount;
+  for (int i = 0; i < 16; ++i) BufferPoolTesting::desc(pool, i).usage_count = kMaxUsageCount;
   pool.pin(7);  // usage stays capped at 5
   CHECK(pool.desc(7).usage_count == kMaxUsageCount);
   // Every unpinned buffer needs 5 decrements: the first victim is found on the 6th pass, at buffer 0.
@@ -82,7 +82,7 @@ TEST_CASE("mapping table: lookups, and deletions that keep probe runs intact") {
   sim::Simulator sim;
   BufferPool pool(sim, 64);
   for (BufferId id = 0; id < 64; ++id) {
-    pool.desc(id).tag = BufferTag{id % 3, id * 7};
+    BufferPoolTesting::desc(pool, id).tag = BufferTag{id % 3, id * 7};
     pool.insert(pool.desc(id).tag, id);
   }
   for (BufferId id = 0; id < 64; id += 2) pool.erase(pool.desc(id).tag);
@@ -96,7 +96,8 @@ sim::Process fill_and_dirty(Server& server, Backend& b, RelationId rel, int fill
   for (int i = 0; i < dirty; ++i) co_await b.modify(rel, i, 100);
   co_await b.commit();
   // Make every buffer a candidate: usage 0, as after the clock hand passed.
-  for (BufferId id = 0; id < server.buffer_pool().size(); ++id) server.buffer_pool().desc(id).usage_count = 0;
+  BufferPool& pool = server.buffer_pool();
+  for (BufferId id = 0; id < pool.size(); ++id) BufferPoolTesting::desc(pool, id).usage_count = 0;
 }
 
 sim::Process one_round(BackgroundWriter& bgw, PgProc& proc, bool* can_hibernate) {

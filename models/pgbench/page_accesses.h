@@ -1,0 +1,58 @@
+// models/pgbench/page_accesses.h
+//
+// What the server's executor touches for one statement of a built-in script
+// (pgbench.c's SQL run through PostgreSQL's heapam / nbtree), as a list of
+// page accesses the client's backend then makes in order: B-tree descents of
+// the primary keys, heap pages, HOT or non-HOT updates, the visibility map
+// page of a page still all-visible since the load, history appends, and the
+// row locks on tellers and branches (held to commit).
+//
+// The decisions that PostgreSQL takes when the statement starts (whether an
+// update is HOT: a draw against hot_update_ratio) are taken here, before the
+// first access, so the random stream is drawn in the statement's order.
+// A non-HOT update's two block references are logged as two records whose
+// sizes add up to the real one (the new version's page through
+// Backend::insert). Left out: index-only scans, pruning, FSM lookups.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "models/pgbench/scripts.h"
+#include "models/pgbench/tables.h"
+#include "sim/random.h"
+
+namespace ckptsim::pgbench {
+
+struct PageAccess {
+  enum class Kind : std::uint8_t { Read, Modify, Insert, LockRow, Commit };
+  Kind kind = Kind::Read;
+  postgres::RelationId rel = -1;
+  std::int64_t block = 0;  // the row for LockRow, tuples per page for Insert
+  int record_bytes = 0;    // the WAL record of a Modify or Insert
+};
+
+// At most 2 descents of 8 levels and 5 heap / map accesses: no allocation per statement.
+class PageAccesses {
+ public:
+  static constexpr std::size_t kCapacity = 24;
+  void add(PageAccess a) { items_.at(size_++) = a; }
+  const PageAccess* begin() const noexcept { return items_.data(); }
+  const PageAccess* end() const noexcept { return items_.data() + size_; }
+
+ private:
+  std::array<PageAccess, kCapacity> items_{};
+  std::size_t size_ = 0;
+};
+
+// One transaction's script variables and what its statements leave behind.
+struct ScriptState {
+  std::int64_t aid = 0, tid = 0, bid = 0;
+  std::int64_t second_version_page = -1;  // set by a non-HOT update, for the SELECT after it
+};
+
+// The accesses of `statement`; draws from `rng` (HOT or not) and marks the accounts page updated.
+PageAccesses plan_statement(Statement statement, ScriptState& state, PgbenchTables& tables, double hot_update_ratio,
+                            sim::Random& rng);
+
+}  // namespace ckptsim::pgbench

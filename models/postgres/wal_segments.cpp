@@ -1,0 +1,81 @@
+// models/postgres/wal_segments.cpp
+//
+// XLogFileInit, RemoveOldXlogFiles and the initial segments (see wal_segments.h).
+#include "models/postgres/wal_segments.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace ckptsim::postgres {
+
+namespace {
+constexpr std::int64_t kBlocksPerWalSegment = kWalSegmentBytes / os::kBlockBytes;
+}  // namespace
+
+void WalSegments::create_initial() {
+  // Segment 1 holds the current WAL; a loaded cluster also has recycled segments ahead of it:
+  // min_wal_size of them (9.5+) or checkpoint_segments (9.4-).
+  const std::int64_t ahead = version_.has_max_wal_size()
+                                 ? std::max<std::int64_t>(config_.min_wal_size / kWalSegmentBytes, 2) - 1
+                                 : std::max<std::int64_t>(config_.checkpoint_segments, 1);
+  for (std::int64_t segno = 1; segno <= 1 + ahead; ++segno) {
+    char name[40];
+    std::snprintf(name, sizeof name, "pg_wal/%08X%08X%08X", 1u, static_cast<unsigned>(segno >> 32),
+                  static_cast<unsigned>(segno & 0xFFFFFFFF));
+    slot(segno) = fs_.create(name, os::Volume::Wal, kBlocksPerWalSegment, kBlocksPerWalSegment);
+    newest_file_segno_ = segno;
+  }
+}
+
+os::FileId& WalSegments::slot(std::int64_t segno) {
+  if (static_cast<std::size_t>(segno) >= files_.size()) files_.resize(static_cast<std::size_t>(segno) + 256, -1);
+  return files_[static_cast<std::size_t>(segno)];
+}
+
+std::int64_t WalSegments::count() const {
+  return std::count_if(files_.begin(), files_.end(), [](os::FileId f) { return f >= 0; });
+}
+
+sim::Task<os::FileId> WalSegments::open(const PgProc& proc, std::int64_t segno) {
+  if (slot(segno) >= 0) co_return slot(segno);
+  // XLogFileInit: no recycled file waits under this name: create and zero-fill 16 MB.
+  char name[40];
+  std::snprintf(name, sizeof name, "pg_wal/xlogtemp.%lld", static_cast<long long>(++next_temp_name_));
+  const os::FileId file = fs_.create(name, os::Volume::Wal, 0, kBlocksPerWalSegment);
+  slot(segno) = file;
+  newest_file_segno_ = std::max(newest_file_segno_, segno);
+  ++stats_.wal_segments_added;
+  {
+    const WaitScope waiting = report_wait(proc, WaitEvent::WalInitWrite);
+    co_await fs_.write(*proc.task, file, 0, kBlocksPerWalSegment);
+  }
+  if (config_.fsync) {  // pg_fsync
+    const WaitScope waiting = report_wait(proc, WaitEvent::WalInitSync);
+    co_await fs_.fsync(*proc.task, file);
+  }
+  co_return file;
+}
+
+WalSegments::Counts WalSegments::remove_old(std::int64_t keep_lsn, std::int64_t recycle_limit_segno) {
+  Counts counts;
+  const std::int64_t keep_segno = keep_lsn / kWalSegmentBytes;
+  for (std::int64_t segno = oldest_segno_; segno < keep_segno; ++segno) {
+    const os::FileId file = slot(segno);
+    if (file < 0) continue;
+    slot(segno) = -1;
+    if (newest_file_segno_ < recycle_limit_segno) {
+      // Renamed to a future segment: whoever enters it finds it ready.
+      slot(++newest_file_segno_) = file;
+      ++counts.recycled;
+      ++stats_.wal_segments_recycled;
+    } else {
+      fs_.truncate(file);
+      ++counts.removed;
+      ++stats_.wal_segments_removed;
+    }
+  }
+  oldest_segno_ = std::max(oldest_segno_, keep_segno);
+  return counts;
+}
+
+}  // namespace ckptsim::postgres
