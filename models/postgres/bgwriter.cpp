@@ -13,8 +13,7 @@ constexpr int kHibernateFactor = 50;
 
 BackgroundWriter::BackgroundWriter(sim::Simulator& sim, sim::Resource* cpus, BufferManager& bufmgr,
                                    const PostgresConfig& config, Version version, Stats& stats)
-    : sim_(sim),
-      cpus_(cpus),
+    : cpus_(cpus),
       bufmgr_(bufmgr),
       pool_(bufmgr.pool()),
       config_(config),

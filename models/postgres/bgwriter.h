@@ -65,7 +65,6 @@ class BackgroundWriter {
   // smoothed_alloc and the buffers to find this round (last_.upcoming_alloc_est, last_.reusable_est).
   void estimate(std::int64_t recent_alloc, std::int64_t bufs_to_lap);
 
-  sim::Simulator& sim_;
   sim::Resource* cpus_;
   BufferManager& bufmgr_;
   BufferPool& pool_;
