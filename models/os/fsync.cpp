@@ -10,7 +10,7 @@
 // metadata changed since the last commit (mtime for fsync; size or
 // allocation for fdatasync), or else send the device a cache flush.
 //
-// The commit is kjournald2's (journal.cpp); the caller asks for it and
+// The commit is kjournald2's (jbd2.cpp); the caller asks for it and
 // waits as 3.2's ext4_sync_file does.
 //
 // sync_file_range(SYNC_FILE_RANGE_WRITE) (fs/sync.c): start writeback of the
@@ -34,10 +34,31 @@ sim::Task<> Kernel::sync_inode(OsTask& task, Inode& in, bool datasync) {
     const auto held = in_layer(&task, writeback_layer(in));
     co_await in.writeback_wait.wait();
   }
-  co_await commit_for_sync(task, in, datasync);
+  // ext4_sync_file after the data is written: commit the inode's tid, or flush.
+  const bool committed = co_await journal_.commit_for_sync(task, datasync ? in.datasync_tid : in.sync_tid);
+  if (!committed && config_.barrier) {
+    const auto held = in_layer(&task, IoLayer::Device);
+    co_await bdis_[static_cast<std::size_t>(in.bdi)]->queue().flush_cache();
+  }
   ++fsyncs_;
   fsync_time_ += sim_.now() - start;
   fsync_max_ = std::max(fsync_max_, sim_.now() - start);
+}
+
+// journal_submit_data_buffers for one filed inode: generic_writepages, no handle.
+sim::Task<> Kernel::submit_data(OsTask& task, FileId file) {
+  Inode& in = inode(file);
+  Plug plug;
+  co_await write_pages(in, {.sync_mode = SyncMode::All, .reason = WbReason::Journal, .pid = task.pid}, plug);
+  bdis_[static_cast<std::size_t>(in.bdi)]->queue().unplug(plug);
+}
+
+sim::Task<> Kernel::wait_data(OsTask& task, FileId file) {
+  Inode& in = inode(file);
+  while (in.nr_writeback > 0) {
+    const auto held = in_layer(&task, writeback_layer(in));
+    co_await in.writeback_wait.wait();
+  }
 }
 
 sim::Task<> Kernel::fsync(OsTask& task, FileId file) { co_await sync_inode(task, inode(file), false); }

@@ -30,9 +30,7 @@ Kernel::Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory
       config_(config),
       memory_(memory),
       cache_(sim, std::max<sim::Bytes>(0, memory.ram - memory.shared_memory - config.reserved_memory) / kBlockBytes),
-      jbd_(sim),
-      commit_timer_(sim, [this] { commit_timer_fired(); }),
-      journal_io_(sim) {
+      journal_(sim, config_, *this) {
   const double initial_bw = 100.0 * sim::kMiB / kBlockBytes;  // the kernel's initial estimate: 100 MB/s
   const auto initial_limit = static_cast<double>(dirty_limits().thresh);
   WritebackHost& host = *this;
@@ -47,10 +45,7 @@ Kernel::Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory
   next_extent_[0] = kJournalSectors;
   for (auto& bdi : bdis_) sim_.spawn(bdi->flusher());
   for (MdRaid1* md : mds_) sim_.spawn(md->raid1d());
-  if (config_.journal_commit_bytes > 0) {
-    journal_task_ = &new_task("jbd2/sda1-8");
-    sim_.spawn(kjournald2());
-  }
+  if (journal_.enabled()) journal_.start(new_task("jbd2/sda1-8"), bdis_[0]->queue());
   ThrottleHost& throttle_host = *this;
   throttle_ = make_dirty_throttle(config_.throttle, sim_, throttle_host, *bdis_[0], task_states_, memory_.ram);
   last_stats_.resize(bdis_.size());
@@ -291,23 +286,18 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
 sim::Task<> Kernel::write(OsTask& task, FileId file, std::int64_t block, std::int64_t count) {
   Inode& in = inode(file);
   if (block + count > in.max_blocks) throw std::out_of_range("write past the extent of " + in.name);
-  const bool handle = journaled(in);
-  if (handle) {
-    if (jbd_.locked) co_await wait_transaction_unlocked(&task);
-    handle_started();
-  }
+  const bool needs_handle = journaled(in);
+  Jbd2Journal::Handle handle;
+  if (needs_handle) handle = co_await journal_.start_handle(&task);
   std::int64_t newly_dirty = 0;
   for (std::int64_t b = block; b < block + count; ++b) {
     CachedBlock& cb = in.blocks[static_cast<std::size_t>(b)];
     if (b >= in.size) in.size = b + 1;  // a delayed block: allocated at writeback
     // A whole 8 kB block: no read before the overwrite.
     if (!cb.has(kCached) && !cache_.allocate(in, b)) {
-      if (handle) handle_stopped();
+      handle.stop();
       co_await allocate_block(&task, in, b);
-      if (handle) {
-        if (jbd_.locked) co_await wait_transaction_unlocked(&task);
-        handle_started();
-      }
+      if (needs_handle) handle = co_await journal_.start_handle(&task);
     }
     if (cb.has(kLocked)) co_await wait_on_block(&task, in, b, kLocked);
     if (config_.stable_pages && cb.has(kWriteback)) co_await wait_on_block(&task, in, b, kWriteback);
@@ -320,8 +310,8 @@ sim::Task<> Kernel::write(OsTask& task, FileId file, std::int64_t block, std::in
       cache_.touch(cb);
     }
   }
-  in.sync_tid = jbd_.running_tid;  // mtime
-  if (handle) handle_stopped();
+  in.sync_tid = journal_.running_tid();  // mtime
+  handle.stop();
   note_dirty_peak();
   DirtierState& ts = state(task);
   ts.nr_dirtied += newly_dirty * kPagesPerBlock;
@@ -350,7 +340,7 @@ void Kernel::truncate(FileId file) {
   in.ra_window = 0;
   in.writeback_index = 0;
   in.allocated = 0;
-  in.datasync_tid = jbd_.running_tid;
+  in.datasync_tid = journal_.running_tid();
 }
 
 // ---- the host's past ----

@@ -11,7 +11,7 @@
 //   bdi_writeback.*   per device: dirty-inode lists, the flusher (wb_writeback), bandwidth, its queue
 //   dirty_throttle.* balance_dirty_pages, one strategy per generation: IO-less (3.2+), writer-writeback (3.0)
 //   fsync.cpp         fsync, fdatasync, sync_file_range, fadvise
-//   journal.cpp       ext4's jbd2 journal: handles, kjournald2, the commit (jbd2.h)
+//   jbd2.*            ext4's jbd2 journal: handles, kjournald2, the commit
 //   kernel_metrics.cpp system.csv columns, summary, the page conservation check
 //   block_queue.*, elevator_*  the block layer
 //
@@ -59,7 +59,8 @@ inline bool extends(const Bio* bio, std::int64_t b, const BlockDevice& q) {
          bio->bytes / 512 + kSectorsPerBlock <= q.max_sectors();
 }
 
-class Kernel final : public FileSystem, private BioOwner, private WritebackHost, private ThrottleHost {
+class Kernel final : public FileSystem, private BioOwner, private WritebackHost, private ThrottleHost,
+                     private OrderedDataWriter {
  public:
   Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory, disk::Device& data_device,
          disk::Device* wal_device /* nullptr: WAL on the data device */, std::uint64_t seed);
@@ -98,7 +99,7 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
   std::int64_t page_cache_capacity_pages() const { return cache_.capacity() * kPagesPerBlock; }
   // mincore(2) / fincore over blocks [block, block + count) of a file: how many are cached.
   std::int64_t cached_blocks(FileId file, std::int64_t block, std::int64_t count) const;
-  const Jbd2State& journal() const { return jbd_; }
+  const Jbd2Journal& journal() const { return journal_; }
   std::int64_t pages_written(WbReason reason) const {
     return wb_started_[static_cast<std::size_t>(reason)] * kPagesPerBlock;
   }
@@ -113,13 +114,6 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
   double write_bandwidth_mb_s(Volume volume) const;
 
  private:
-  // A small synchronous write of the journal, with its own completion.
-  struct JournalIo final : BioOwner {
-    explicit JournalIo(sim::Simulator& sim) : done(sim) {}
-    void bio_done(Bio&) override { done.set(); }
-    sim::Event done;
-  };
-
   // A request queue over `device`, or md with per-member queues and a raid1d task.
   std::unique_ptr<BlockDevice> make_block_device(disk::Device& device, Scheduler scheduler, std::string name);
   int bdi_of(Volume volume) const { return volume == Volume::Wal && bdis_.size() > 1 ? 1 : 0; }
@@ -135,7 +129,6 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
   // own threads, keeps no clock.
   OsTask* task_of(int pid) { return pid > 0 ? &tasks_[static_cast<std::size_t>(pid - 1)] : nullptr; }
   static sim::StateClock<IoLayer>* layers_of(OsTask* task) { return task != nullptr ? &task->io_layers : nullptr; }
-  static sim::StateScope<IoLayer> in_layer(OsTask* task, IoLayer layer) { return {layers_of(task), layer}; }
   // A wait for this inode's writeback: queued while any of it is not yet at the device.
   static IoLayer writeback_layer(const Inode& inode) {
     return inode.nr_writeback > inode.nr_writeback_at_device ? IoLayer::Scheduler : IoLayer::Device;
@@ -157,18 +150,11 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
   // fsync.cpp
   sim::Task<> sync_inode(OsTask& task, Inode& inode, bool datasync);
 
-  // journal.cpp
   // Whether writes to this inode go through the data volume's journal.
-  bool journaled(const Inode& in) const { return config_.journal_commit_bytes > 0 && in.bdi == 0; }
-  sim::Task<> wait_transaction_unlocked(OsTask* task);
-  void handle_started();
-  void handle_stopped();
-  bool start_commit(std::uint64_t tid);
-  sim::Task<> wait_commit(OsTask& task, std::uint64_t tid);
-  void commit_timer_fired();
-  sim::Process kjournald2();
-  sim::Task<> commit_transaction();
-  sim::Task<> commit_for_sync(OsTask& task, Inode& in, bool datasync);
+  bool journaled(const Inode& in) const { return journal_.enabled() && in.bdi == 0; }
+  // OrderedDataWriter
+  sim::Task<> submit_data(OsTask& task, FileId file) override;
+  sim::Task<> wait_data(OsTask& task, FileId file) override;
 
   sim::Simulator& sim_;
   const OsConfig config_;  // a copy: callers may pass a temporary
@@ -184,13 +170,7 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
   std::vector<std::unique_ptr<Bio>> bio_store_;
   BioList free_bios_;
 
-  // ext4 / jbd2
-  Jbd2State jbd_;
-  sim::Timer commit_timer_;
-  OsTask* journal_task_ = nullptr;  // kjournald2
-  JournalIo journal_io_;
-  std::int64_t journal_commits_ = 0;
-  std::int64_t journal_sectors_ = 0;  // written by commits (not page-cache pages)
+  Jbd2Journal journal_;  // ext4's, on the data volume
 
   // Accounting, in blocks.
   std::int64_t dirtied_ = 0;

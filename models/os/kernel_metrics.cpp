@@ -77,10 +77,11 @@ KernelReport Kernel::report() const {
   r.fsync_mean_ms = fsyncs_ > 0 ? ms(fsync_time_) / static_cast<double>(fsyncs_) : 0.0;
   r.fsync_max_ms = ms(fsync_max_);
   r.sync_file_range_calls = sync_file_ranges_;
-  r.journal_commits = journal_commits_;
-  r.journal_handle_waits = jbd_.handle_waits;
-  r.journal_locked_seconds = sim::to_seconds(jbd_.locked_time);
-  r.journal_locked_max_ms = ms(jbd_.locked_max);
+  const JournalReport journal = journal_.report();
+  r.journal_commits = journal.commits;
+  r.journal_handle_waits = journal.handle_waits;
+  r.journal_locked_seconds = sim::to_seconds(journal.locked_time);
+  r.journal_locked_max_ms = ms(journal.locked_max);
   for (std::size_t i = 0; i < bdis_.size(); ++i) {
     const BlockDevice& q = bdis_[i]->queue();
     const DiskStats s = q.stats();
@@ -128,10 +129,10 @@ bool Kernel::check_accounting(std::string* why) const {
   // And the devices wrote exactly those blocks, plus the journal.
   std::int64_t sectors = 0;
   for (const auto& bdi : bdis_) sectors += bdi->queue().sectors_written();
-  if (sectors != wb_done_ * kSectorsPerBlock + journal_sectors_) {
+  if (sectors != wb_done_ * kSectorsPerBlock + journal_.report().sectors) {
     if (why) {
       *why = fmt::format("devices wrote {} sectors, page cache completed {} blocks ({} sectors) + journal {} sectors",
-                         sectors, wb_done_, wb_done_ * kSectorsPerBlock, journal_sectors_);
+                         sectors, wb_done_, wb_done_ * kSectorsPerBlock, journal_.report().sectors);
     }
     return false;
   }

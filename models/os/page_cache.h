@@ -100,10 +100,8 @@ struct Inode {
   std::uint64_t sync_tid = 0;
   std::uint64_t datasync_tid = 0;
   // Delayed allocation: blocks from here on were written but have no disk
-  // blocks yet; writeback allocates them. Nonzero ordered_tid: filed on that
-  // transaction's ordered-data list.
+  // blocks yet; writeback allocates them.
   std::int64_t allocated = 0;
-  std::uint64_t ordered_tid = 0;
 
   // Readahead (struct file_ra_state), one per file: the next block of a
   // sequential stream and the current window.

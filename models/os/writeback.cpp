@@ -35,7 +35,7 @@ sim::Task<std::int64_t> Kernel::write_pages(Inode& in, const WritebackControl& w
   // commit's own ordered writeback (generic_writepages) takes none and
   // cannot allocate, so it skips delayed blocks.
   const bool da_writepages = journaled(in) && reason != WbReason::Journal;
-  bool holding = false;
+  Jbd2Journal::Handle handle;
   end = std::min(end, in.size);
   const std::int64_t range_start = cyclic ? 0 : start;
   const std::int64_t range_end = end;
@@ -49,10 +49,6 @@ sim::Task<std::int64_t> Kernel::write_pages(Inode& in, const WritebackControl& w
   std::int64_t index = start;
   bool wrapped = !cyclic || start <= range_start;
   Bio* bio = nullptr;
-  auto stop_handle = [&] {
-    if (holding) handle_stopped();
-    holding = false;
-  };
   while (written < budget) {
     const std::int64_t b = in.next_dirty(index, end);
     if (b >= end) {
@@ -71,7 +67,7 @@ sim::Task<std::int64_t> Kernel::write_pages(Inode& in, const WritebackControl& w
       // WB_SYNC_ALL: submit what we have, then wait for that write.
       if (bio != nullptr) co_await q.submit_bio(*bio, &plug, layers_of(task));
       bio = nullptr;
-      stop_handle();
+      handle.stop();
       q.unplug(plug);
       co_await wait_on_block(task, in, b, kWriteback);
       index = b;
@@ -87,28 +83,24 @@ sim::Task<std::int64_t> Kernel::write_pages(Inode& in, const WritebackControl& w
       if (bio != nullptr) {
         co_await q.submit_bio(*bio, &plug, layers_of(task));
         bio = nullptr;
-        stop_handle();
+        handle.stop();
         continue;  // the submission may have slept: look at the block again
       }
-      if (da_writepages && !holding && (config_.writepages_holds_handle || delayed)) {
-        if (jbd_.locked) {
+      if (da_writepages && !handle && (config_.writepages_holds_handle || delayed)) {
+        handle = journal_.try_start_handle();
+        if (!handle) {
           q.unplug(plug);  // about to sleep
-          co_await wait_transaction_unlocked(task);
+          co_await journal_.wait_transaction_unlocked(task);
           continue;  // look again: the block may have changed meanwhile
         }
-        handle_started();
-        holding = true;
       }
     }
     if (delayed) {
       // mpage_da_map_and_submit: allocation changes size and blocks in this
       // transaction (fdatasync must commit it), and files the inode for ordered data.
       in.allocated = b + 1;
-      in.sync_tid = in.datasync_tid = jbd_.running_tid;
-      if (config_.ordered_data && in.ordered_tid != jbd_.running_tid) {
-        in.ordered_tid = jbd_.running_tid;
-        jbd_.ordered.push_back(in.id);
-      }
+      in.sync_tid = in.datasync_tid = journal_.running_tid();
+      journal_.file_inode(in.id);
     }
     cache_.start_writeback(in, b);
     writeback_started(in);
@@ -129,7 +121,7 @@ sim::Task<std::int64_t> Kernel::write_pages(Inode& in, const WritebackControl& w
     bio->bytes = kBlockBytes;
   }
   if (bio != nullptr) co_await q.submit_bio(*bio, &plug, layers_of(task));
-  stop_handle();
+  handle.stop();
   if (cyclic) in.writeback_index = index >= range_end ? 0 : index;
   co_return written;
 }
