@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "models/os/dirty_throttle.h"
+
 namespace ckptsim::os {
 
 namespace {
@@ -14,12 +16,12 @@ constexpr sim::Duration kBandwidthWindow = 3 * sim::kSecond;
 }  // namespace
 
 BdiWriteback::BdiWriteback(sim::Simulator& sim, const OsConfig& config, const PageCache& cache, WritebackHost& host,
-                           std::unique_ptr<BlockDevice> queue, double write_bw, double dirty_limit_pages)
-    : dirty_limit(dirty_limit_pages),
-      sim_(sim),
+                           const DirtyThrottle& limits, std::unique_ptr<BlockDevice> queue, double write_bw)
+    : sim_(sim),
       config_(config),
       cache_(cache),
       host_(host),
+      limits_(limits),
       queue_(std::move(queue)),
       wake_timer_(sim, [this] { wake(); }),
       write_bw_(write_bw) {}
@@ -97,7 +99,7 @@ void BdiWriteback::requeue_inode(Inode& in, std::int64_t written, std::int64_t c
 // an eighth of the dirty limit (3.1+); a fixed 4 MiB before.
 std::int64_t BdiWriteback::writeback_chunk(std::int64_t nr_left) const {
   if (config_.writeback_chunk == WritebackChunk::Fixed) return kMinWritebackBlocks;
-  const auto limit_blocks = static_cast<std::int64_t>(dirty_limit) / kPagesPerBlock;
+  const auto limit_blocks = static_cast<std::int64_t>(limits_.dirty_limit(*this)) / kPagesPerBlock;
   std::int64_t chunk = std::min({static_cast<std::int64_t>(write_bw_ / 2), limit_blocks / 8, nr_left});
   chunk = (chunk + kMinWritebackBlocks) / kMinWritebackBlocks * kMinWritebackBlocks;
   return std::max(chunk, kMinWritebackBlocks);
@@ -158,7 +160,7 @@ sim::Task<std::int64_t> BdiWriteback::wb_writeback(WbWork work) {
     if (work.nr_pages <= 0) break;
     const bool periodic = work.reason == WbReason::Kupdate || work.reason == WbReason::Background;
     if (periodic && !work_list_.empty()) break;  // explicit work goes first
-    if (work.reason == WbReason::Background && !host_.over_bground_thresh()) break;
+    if (work.reason == WbReason::Background && !limits_.over_bground_thresh()) break;
     const sim::Time older_than =
         work.reason == WbReason::Kupdate ? sim_.now() - config_.dirty_expire_centisecs * 10 * sim::kMillisecond
         : work.reason == WbReason::Background ? sim_.now()
@@ -191,9 +193,9 @@ sim::Process BdiWriteback::flusher() {
       if (inodes > 0) co_await wb_writeback(WbWork{cache_.dirty() + inodes, WbReason::Kupdate});
     }
     // wb_check_background_flush
-    if (background_wanted_ || host_.over_bground_thresh()) {
+    if (background_wanted_ || limits_.over_bground_thresh()) {
       background_wanted_ = false;
-      if (host_.over_bground_thresh() && co_await wb_writeback(WbWork{INT64_MAX / 4, WbReason::Background}) == 0) {
+      if (limits_.over_bground_thresh() && co_await wb_writeback(WbWork{INT64_MAX / 4, WbReason::Background}) == 0) {
         // Everything dirty is already under writeback: wait for completions (congestion_wait).
         co_await FlusherSleep{*this, sim_.now() + 100 * sim::kMillisecond};
         continue;

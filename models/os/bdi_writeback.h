@@ -4,7 +4,9 @@
 // fs/fs-writeback.c and mm/page-writeback.c, 3.x): the dirty-inode lists,
 // the flusher thread, the write-bandwidth estimate, and the device's block
 // queue. The writing of an inode's pages (write_cache_pages) belongs to the
-// kernel that owns the page cache: the flusher asks its WritebackHost.
+// page cache's side: the flusher asks its WritebackHost. The dirty limits
+// are the throttle's (dirty_throttle.h): the flusher asks it whether Dirty is
+// over the background threshold and reads its global_dirty_limit.
 //
 // The flusher is bdi_writeback_thread / wb_writeback: queued work first,
 // then kupdate every dirty_writeback_centisecs (inodes whose dirtied_when is
@@ -35,6 +37,8 @@
 
 namespace ckptsim::os {
 
+class DirtyThrottle;
+
 // Who started the writeback of a page (summary and tests).
 enum class WbReason : std::uint8_t { Kupdate, Background, Reclaim, Fsync, SyncFileRange, Throttle, Fadvise, Journal, Count };
 
@@ -54,8 +58,6 @@ class WritebackHost {
  public:
   // write_cache_pages: start writeback of the inode's dirty blocks as `wbc` says; returns blocks started.
   virtual sim::Task<std::int64_t> write_pages(Inode& inode, const WritebackControl& wbc, Plug& plug) = 0;
-  // Dirty above the background threshold.
-  virtual bool over_bground_thresh() const = 0;
 
  protected:
   ~WritebackHost() = default;
@@ -64,7 +66,7 @@ class WritebackHost {
 class BdiWriteback {
  public:
   BdiWriteback(sim::Simulator& sim, const OsConfig& config, const PageCache& cache, WritebackHost& host,
-               std::unique_ptr<BlockDevice> queue, double write_bw, double dirty_limit);
+               const DirtyThrottle& limits, std::unique_ptr<BlockDevice> queue, double write_bw);
   ~BdiWriteback();
   BdiWriteback(const BdiWriteback&) = delete;
   BdiWriteback& operator=(const BdiWriteback&) = delete;
@@ -90,9 +92,6 @@ class BdiWriteback {
 
   bool busy() const noexcept { return busy_; }       // the flusher is running a work item
   double write_bw() const noexcept { return write_bw_; }  // blocks per second
-  // Throttling state of this device (balance_dirty_pages).
-  double dirty_limit;    // the smoothed global limit, pages
-  bool dirty_exceeded = false;
 
  private:
   struct WbWork {
@@ -121,6 +120,7 @@ class BdiWriteback {
   const OsConfig& config_;
   const PageCache& cache_;
   WritebackHost& host_;
+  const DirtyThrottle& limits_;
   std::unique_ptr<BlockDevice> queue_;
   InodeList b_dirty_, b_io_, b_more_io_;  // oldest at the front
   std::deque<WbWork> work_list_;

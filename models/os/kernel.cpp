@@ -28,32 +28,28 @@ Kernel::Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory
                disk::Device* wal_device, std::uint64_t /*seed: nothing random in this layer*/)
     : sim_(sim),
       config_(config),
-      memory_(memory),
       cache_(sim, std::max<sim::Bytes>(0, memory.ram - memory.shared_memory - config.reserved_memory) / kBlockBytes),
+      throttle_(make_dirty_throttle(sim, config_, memory, cache_)),
       journal_(sim, config_, *this) {
   const double initial_bw = 100.0 * sim::kMiB / kBlockBytes;  // the kernel's initial estimate: 100 MB/s
-  const auto initial_limit = static_cast<double>(dirty_limits().thresh);
   WritebackHost& host = *this;
-  bdis_.push_back(std::make_unique<BdiWriteback>(
-      sim, config_, cache_, host, make_block_device(data_device, config_.scheduler, "data"), initial_bw, initial_limit));
+  bdis_.push_back(std::make_unique<BdiWriteback>(sim, config_, cache_, host, *throttle_,
+                                                 make_block_device(data_device, config_.scheduler, "data"), initial_bw));
   if (wal_device != nullptr && wal_device != &data_device) {
     const Scheduler wal_scheduler =
         config.wal_scheduler == Scheduler::Default ? config.scheduler : config.wal_scheduler;
-    bdis_.push_back(std::make_unique<BdiWriteback>(
-        sim, config_, cache_, host, make_block_device(*wal_device, wal_scheduler, "wal"), initial_bw, initial_limit));
+    bdis_.push_back(std::make_unique<BdiWriteback>(sim, config_, cache_, host, *throttle_,
+                                                   make_block_device(*wal_device, wal_scheduler, "wal"), initial_bw));
   }
   next_extent_[0] = kJournalSectors;
   for (auto& bdi : bdis_) sim_.spawn(bdi->flusher());
   for (MdRaid1* md : mds_) sim_.spawn(md->raid1d());
   if (journal_.enabled()) journal_.start(new_task("jbd2/sda1-8"), bdis_[0]->queue());
-  ThrottleHost& throttle_host = *this;
-  throttle_ = make_dirty_throttle(config_.throttle, sim_, throttle_host, *bdis_[0], task_states_, memory_.ram);
   last_stats_.resize(bdis_.size());
 }
 
 Kernel::~Kernel() {
   bdis_.clear();  // their inode lists first: the page cache owns the inodes
-  free_bios_.clear();
 }
 
 std::unique_ptr<BlockDevice> Kernel::make_block_device(disk::Device& device, Scheduler scheduler, std::string name) {
@@ -72,7 +68,7 @@ OsTask& Kernel::new_task(std::string name) {
   task.pid = static_cast<int>(tasks_.size());  // pid 0 is the kernel's own threads
   task.name = std::move(name);
   task.io_layers = sim::StateClock<IoLayer>(sim_, IoLayer::None);
-  task_states_.resize(tasks_.size() + 1);
+  throttle_->add_task(task.pid);
   return task;
 }
 
@@ -92,35 +88,11 @@ FileId Kernel::create(std::string_view name, Volume volume, std::int64_t blocks,
 
 std::int64_t Kernel::size_blocks(FileId file) const { return cache_.inode(file).size; }
 
-MemoryPages Kernel::memory_pages() const {
-  MemoryPages m;
-  m.total = memory_.ram / kPageBytes;
-  m.free = cache_.free() * kPagesPerBlock;
-  m.file = cache_.cached() * kPagesPerBlock;
-  m.anon = memory_.shared_memory / kPageBytes;
-  return m;
-}
-
-DirtyLimits Kernel::dirty_limits() const { return global_dirty_limits(config_, memory_pages()); }
-
 double Kernel::write_bandwidth_mb_s(Volume volume) const {
   return bdis_[static_cast<std::size_t>(bdi_of(volume))]->write_bw() * static_cast<double>(kBlockBytes) / sim::kMiB;
 }
 
 // ---- bios ----
-
-Bio& Kernel::get_bio() {
-  if (free_bios_.empty()) {
-    bio_store_.push_back(std::make_unique<Bio>());
-    free_bios_.push_back(*bio_store_.back());
-  }
-  Bio& bio = free_bios_.front();
-  free_bios_.pop_front();
-  bio.owner = this;
-  return bio;
-}
-
-void Kernel::put_bio(Bio& bio) { free_bios_.push_front(bio); }
 
 void Kernel::bio_done(Bio& bio) {
   Inode& in = inode(bio.file);
@@ -147,7 +119,7 @@ void Kernel::bio_done(Bio& bio) {
   if (bio.op != disk::Op::Read && in.nr_writeback == 0 && in.writeback_wait.waiters() > 0) {
     in.writeback_wait.notify_all();
   }
-  put_bio(bio);
+  bios_.put(bio);
 }
 
 // Nothing in the simulation changes here; tasks waiting for these blocks
@@ -258,7 +230,7 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
         continue;
       }
       if (bio != nullptr) co_await q.submit_bio(*bio, &plug, &task.io_layers);
-      bio = &get_bio();
+      bio = &bios_.get(*this);
       bio->op = disk::Op::Read;
       bio->sync = true;
       bio->pid = task.pid;
@@ -313,12 +285,9 @@ sim::Task<> Kernel::write(OsTask& task, FileId file, std::int64_t block, std::in
   in.sync_tid = journal_.running_tid();  // mtime
   handle.stop();
   note_dirty_peak();
-  DirtierState& ts = state(task);
-  ts.nr_dirtied += newly_dirty * kPagesPerBlock;
-  if (newly_dirty > 0) ts.last_dirtied = sim_.now();
-  if (ts.nr_dirtied >= ts.nr_dirtied_pause) {
+  if (throttle_->dirtied(task, newly_dirty * kPagesPerBlock)) {
     const auto held = in_layer(&task, IoLayer::BalanceDirtyPages);
-    co_await throttle_->balance(task, ts);
+    co_await throttle_->balance(task, *bdis_[0]);
   }
 }
 

@@ -30,6 +30,7 @@
 
 #include "models/disk/device.h"
 #include "models/os/bdi_writeback.h"
+#include "models/os/bio_pool.h"
 #include "models/os/block_queue.h"
 #include "models/os/dirty_limits.h"
 #include "models/os/dirty_throttle.h"
@@ -47,11 +48,6 @@
 
 namespace ckptsim::os {
 
-struct Memory {
-  sim::Bytes ram = 16 * sim::kGiB;
-  sim::Bytes shared_memory = 0;  // shared_buffers etc.: anon/shmem, never reclaimed
-};
-
 // Whether block `b` of the bio's file continues `bio` within the queue's
 // request size limit (bio_add_page), so it rides in the same bio.
 inline bool extends(const Bio* bio, std::int64_t b, const BlockDevice& q) {
@@ -59,7 +55,7 @@ inline bool extends(const Bio* bio, std::int64_t b, const BlockDevice& q) {
          bio->bytes / 512 + kSectorsPerBlock <= q.max_sectors();
 }
 
-class Kernel final : public FileSystem, private BioOwner, private WritebackHost, private ThrottleHost,
+class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
                      private OrderedDataWriter {
  public:
   Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory, disk::Device& data_device,
@@ -92,9 +88,9 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
   bool check_accounting(std::string* why) const;
 
   // For tests and reports.
-  DirtyLimits dirty_limits() const override;
-  std::int64_t dirty_pages() const override { return cache_.dirty() * kPagesPerBlock; }
-  std::int64_t writeback_pages() const override { return cache_.writeback() * kPagesPerBlock; }
+  DirtyLimits dirty_limits() const { return throttle_->limits(); }
+  std::int64_t dirty_pages() const { return cache_.dirty() * kPagesPerBlock; }
+  std::int64_t writeback_pages() const { return cache_.writeback() * kPagesPerBlock; }
   std::int64_t cached_pages() const { return cache_.cached() * kPagesPerBlock; }
   std::int64_t page_cache_capacity_pages() const { return cache_.capacity() * kPagesPerBlock; }
   // mincore(2) / fincore over blocks [block, block + count) of a file: how many are cached.
@@ -118,10 +114,6 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
   std::unique_ptr<BlockDevice> make_block_device(disk::Device& device, Scheduler scheduler, std::string name);
   int bdi_of(Volume volume) const { return volume == Volume::Wal && bdis_.size() > 1 ? 1 : 0; }
   Inode& inode(FileId file) { return cache_.inode(file); }
-  DirtierState& state(const OsTask& task) { return task_states_[static_cast<std::size_t>(task.pid)]; }
-  MemoryPages memory_pages() const;
-  Bio& get_bio();
-  void put_bio(Bio& bio);
   void bio_done(Bio& bio) override;
   void bio_dispatched(Bio& bio) override;
 
@@ -143,9 +135,6 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
 
   // writeback.cpp (WritebackHost)
   sim::Task<std::int64_t> write_pages(Inode& inode, const WritebackControl& wbc, Plug& plug) override;
-  bool over_bground_thresh() const override;
-
-  // dirty_throttle.cpp
 
   // fsync.cpp
   sim::Task<> sync_inode(OsTask& task, Inode& inode, bool datasync);
@@ -158,17 +147,13 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
 
   sim::Simulator& sim_;
   const OsConfig config_;  // a copy: callers may pass a temporary
-  Memory memory_;
   PageCache cache_;
   std::deque<OsTask> tasks_;
-  std::vector<DirtierState> task_states_;
+  std::unique_ptr<DirtyThrottle> throttle_;  // the dirty limits, balance_dirty_pages of this kernel generation
   std::vector<std::unique_ptr<BdiWriteback>> bdis_;  // data device, then the WAL device if it has one
   std::vector<MdRaid1*> mds_;                         // md arrays among them
-  std::unique_ptr<DirtyThrottle> throttle_;  // balance_dirty_pages of this kernel generation
   std::array<sim::Bytes, 2> next_extent_ = {0, 0};  // per volume, in sectors
-
-  std::vector<std::unique_ptr<Bio>> bio_store_;
-  BioList free_bios_;
+  BioPool bios_;
 
   Jbd2Journal journal_;  // ext4's, on the data volume
 

@@ -111,7 +111,7 @@ sim::Task<std::int64_t> Kernel::write_pages(Inode& in, const WritebackControl& w
       bio->bytes += kBlockBytes;
       continue;
     }
-    bio = &get_bio();
+    bio = &bios_.get(*this);
     bio->op = disk::Op::Write;
     bio->sync = sync;
     bio->pid = pid;
@@ -124,10 +124,6 @@ sim::Task<std::int64_t> Kernel::write_pages(Inode& in, const WritebackControl& w
   handle.stop();
   if (cyclic) in.writeback_index = index >= range_end ? 0 : index;
   co_return written;
-}
-
-bool Kernel::over_bground_thresh() const {
-  return cache_.dirty() * kPagesPerBlock > dirty_limits().background;
 }
 
 }  // namespace ckptsim::os
