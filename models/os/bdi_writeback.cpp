@@ -4,6 +4,7 @@
 #include "models/os/bdi_writeback.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "models/os/dirty_throttle.h"
 
@@ -205,6 +206,43 @@ sim::Process BdiWriteback::flusher() {
     const bool has_dirty = !b_dirty_.empty() || !b_io_.empty() || !b_more_io_.empty();
     co_await FlusherSleep{*this, has_dirty && interval > 0 ? last_old_flush_ + interval : -1};
   }
+}
+
+void BdiWriteback::add_iostat_columns(sim::Table& system, const std::string& p) {
+  system.add_source({p + "r_s", p + "w_s", p + "rmb_s", p + "wmb_s", p + "rrqm_s", p + "wrqm_s", p + "r_await",
+                     p + "w_await", p + "rareq_sz", p + "wareq_sz", p + "aqu_sz", p + "util_pct"},
+                    [this](const sim::Interval& interval, std::span<sim::Cell> cells) {
+                      const DiskStats now = queue_->stats();
+                      const Iostat io = iostat(last_stats_, now, interval.end - interval.start);
+                      last_stats_ = now;
+                      const double values[] = {io.r_s,     io.w_s,     io.rmb_s,   io.wmb_s,
+                                               io.rrqm_s,  io.wrqm_s,  io.r_await, io.w_await,
+                                               io.rareq_sz, io.wareq_sz, io.aqu_sz, io.util_pct};
+                      std::copy(std::begin(values), std::end(values), cells.begin());
+                    });
+  last_stats_ = queue_->stats();  // the first interval counts from the sampler's start, not from time 0
+}
+
+KernelReport::Device BdiWriteback::report(std::string name) const {
+  const auto ms = [](sim::Duration d) { return sim::to_millis(d); };
+  const DiskStats s = queue_->stats();
+  KernelReport::Device d;
+  d.name = std::move(name);
+  d.scheduler = queue_->scheduler();
+  d.nr_requests = queue_->nr_requests();
+  d.reads = s.reads;
+  d.writes = s.writes;
+  d.read_merges = s.read_merges;
+  d.write_merges = s.write_merges;
+  d.read_mb = static_cast<double>(s.read_sectors) / 2048.0;
+  d.write_mb = static_cast<double>(s.write_sectors) / 2048.0;
+  d.r_await = s.reads > 0 ? ms(s.read_ticks) / static_cast<double>(s.reads) : 0.0;
+  d.w_await = s.writes > 0 ? ms(s.write_ticks) / static_cast<double>(s.writes) : 0.0;
+  d.flushes = s.flushes;
+  d.flush_await = s.flushes > 0 ? ms(s.flush_ticks) / static_cast<double>(s.flushes) : 0.0;
+  d.util_pct = sim_.now() > 0 ? 100.0 * static_cast<double>(s.io_ticks) / static_cast<double>(sim_.now()) : 0.0;
+  d.write_bw_estimate_mb_s = write_bw_ * static_cast<double>(kBlockBytes) / sim::kMiB;
+  return d;
 }
 
 }  // namespace ckptsim::os

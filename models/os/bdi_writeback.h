@@ -29,9 +29,11 @@
 
 #include "models/os/block_device.h"
 #include "models/os/block_queue.h"
+#include "models/os/kernel_report.h"
 #include "models/os/os_config.h"
 #include "models/os/page_cache.h"
 #include "sim/process.h"
+#include "sim/sampler.h"
 #include "sim/simulator.h"
 #include "sim/timer.h"
 
@@ -93,6 +95,11 @@ class BdiWriteback {
   bool busy() const noexcept { return busy_; }       // the flusher is running a work item
   double write_bw() const noexcept { return write_bw_; }  // blocks per second
 
+  // iostat -x of the device each interval: system.csv's columns `prefix`r_s ... `prefix`util_pct.
+  void add_iostat_columns(sim::Table& system, const std::string& prefix);
+  // The device's totals at the end of the run.
+  KernelReport::Device report(std::string name) const;
+
  private:
   struct WbWork {
     std::int64_t nr_pages = 0;
@@ -134,6 +141,7 @@ class BdiWriteback {
   std::int64_t bw_written_stamp_ = 0;
   sim::Time bw_time_stamp_ = 0;
   double write_bw_;
+  DiskStats last_stats_;  // at the previous system.csv interval
 };
 
 }  // namespace ckptsim::os

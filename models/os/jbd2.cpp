@@ -73,11 +73,6 @@ bool Jbd2Journal::start_commit(std::uint64_t tid) {
   return true;
 }
 
-sim::Task<> Jbd2Journal::wait_commit(OsTask& task, std::uint64_t tid) {
-  const auto held = in_layer(&task, IoLayer::Journal);
-  while (commit_sequence_ < tid) co_await done_wait_.wait();
-}
-
 // commit_timeout: the running transaction has reached t_expires.
 void Jbd2Journal::commit_timer_fired() {
   if (running_ && sim_.now() >= t_start_ + config_.commit_interval) start_commit(running_tid_);
@@ -155,7 +150,8 @@ sim::Task<bool> Jbd2Journal::commit_for_sync(OsTask& task, std::uint64_t tid) {
   if (tid <= commit_sequence_ || !enabled()) co_return false;
   const bool asked = start_commit(tid);
   if (!asked && !config_.fsync_waits_committing) co_return false;
-  co_await wait_commit(task, tid);
+  const auto held = in_layer(&task, IoLayer::Journal);  // jbd2_log_wait_commit
+  while (commit_sequence_ < tid) co_await done_wait_.wait();
   co_return true;
 }
 

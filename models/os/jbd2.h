@@ -111,8 +111,6 @@ class Jbd2Journal {
   };
 
   Jbd2Journal(sim::Simulator& sim, const OsConfig& config, OrderedDataWriter& writer);
-  Jbd2Journal(const Jbd2Journal&) = delete;
-  Jbd2Journal& operator=(const Jbd2Journal&) = delete;
 
   // A journal that writes (journal_commit_bytes > 0); without one, handles
   // never wait and fsync only flushes.
@@ -149,7 +147,6 @@ class Jbd2Journal {
   void handle_started();
   void handle_stopped();
   bool start_commit(std::uint64_t tid);
-  sim::Task<> wait_commit(OsTask& task, std::uint64_t tid);
   void commit_timer_fired();
   sim::Process kjournald2();
   sim::Task<> commit_transaction();

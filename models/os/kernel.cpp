@@ -30,9 +30,10 @@ Kernel::Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory
       config_(config),
       cache_(sim, std::max<sim::Bytes>(0, memory.ram - memory.shared_memory - config.reserved_memory) / kBlockBytes),
       throttle_(make_dirty_throttle(sim, config_, memory, cache_)),
-      journal_(sim, config_, *this) {
+      writepages_(config_, cache_, journal_, bios_, bdis_, tasks_),
+      journal_(sim, config_, writepages_) {
   const double initial_bw = 100.0 * sim::kMiB / kBlockBytes;  // the kernel's initial estimate: 100 MB/s
-  WritebackHost& host = *this;
+  WritebackHost& host = writepages_;
   bdis_.push_back(std::make_unique<BdiWriteback>(sim, config_, cache_, host, *throttle_,
                                                  make_block_device(data_device, config_.scheduler, "data"), initial_bw));
   if (wal_device != nullptr && wal_device != &data_device) {
@@ -45,7 +46,6 @@ Kernel::Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory
   for (auto& bdi : bdis_) sim_.spawn(bdi->flusher());
   for (MdRaid1* md : mds_) sim_.spawn(md->raid1d());
   if (journal_.enabled()) journal_.start(new_task("jbd2/sda1-8"), bdis_[0]->queue());
-  last_stats_.resize(bdis_.size());
 }
 
 Kernel::~Kernel() {
@@ -88,36 +88,24 @@ FileId Kernel::create(std::string_view name, Volume volume, std::int64_t blocks,
 
 std::int64_t Kernel::size_blocks(FileId file) const { return cache_.inode(file).size; }
 
-double Kernel::write_bandwidth_mb_s(Volume volume) const {
-  return bdis_[static_cast<std::size_t>(bdi_of(volume))]->write_bw() * static_cast<double>(kBlockBytes) / sim::kMiB;
-}
+// ---- read completion (the page cache's writes complete in writepages.cpp) ----
 
-// ---- bios ----
-
+// mpage_end_io for a read: the blocks are uptodate and unlocked; a block
+// truncated meanwhile is freed.
 void Kernel::bio_done(Bio& bio) {
-  Inode& in = inode(bio.file);
+  Inode& in = cache_.inode(bio.file);
   const std::int64_t blocks = bio.bytes / kBlockBytes;
   for (std::int64_t b = bio.first_block; b < bio.first_block + blocks; ++b) {
     CachedBlock& block = in.blocks[static_cast<std::size_t>(b)];
-    cache_.left_device(in, b, bio.op != disk::Op::Read);
-    if (bio.op == disk::Op::Read) {
-      cache_.unlock_after_read(block);
-      if (b >= in.size && !block.has(kDirty)) {
-        cache_.release(in, b);  // truncated while being read
-      } else if (!block.has(kDirty) && !block.has(kWriteback)) {
-        cache_.lru_add(block);
-      }
-    } else {
-      cache_.end_writeback(in, b);
-      ++wb_done_;
-      bdis_[static_cast<std::size_t>(in.bdi)]->block_written();
-      if (b >= in.size && !block.has(kDirty)) cache_.release(in, b);  // truncated while being written
+    cache_.left_device(in, b, false);
+    cache_.unlock_after_read(block);
+    if (b >= in.size && !block.has(kDirty)) {
+      cache_.release(in, b);  // truncated while being read
+    } else if (!block.has(kDirty) && !block.has(kWriteback)) {
+      cache_.lru_add(block);
     }
     sim::Condition& wq = cache_.waitqueue(in.id, b);
     if (wq.waiters() > 0) wq.notify_all();
-  }
-  if (bio.op != disk::Op::Read && in.nr_writeback == 0 && in.writeback_wait.waiters() > 0) {
-    in.writeback_wait.notify_all();
   }
   bios_.put(bio);
 }
@@ -125,22 +113,13 @@ void Kernel::bio_done(Bio& bio) {
 // Nothing in the simulation changes here; tasks waiting for these blocks
 // change layer, from the scheduler's queue to the device.
 void Kernel::bio_dispatched(Bio& bio) {
-  Inode& in = inode(bio.file);
+  Inode& in = cache_.inode(bio.file);
   const std::int64_t blocks = bio.bytes / kBlockBytes;
   for (std::int64_t b = bio.first_block; b < bio.first_block + blocks; ++b) {
-    cache_.at_device(in, b, bio.op != disk::Op::Read);
+    cache_.at_device(in, b, false);
     sim::Condition& wq = cache_.waitqueue(in.id, b);
     if (wq.waiters() > 0) wq.notify_all();
   }
-  if (bio.op != disk::Op::Read) {
-    if (in.nr_writeback == in.nr_writeback_at_device && in.writeback_wait.waiters() > 0) in.writeback_wait.notify_all();
-  }
-}
-
-// A block of the inode went under writeback: an fsync waiting on the inode
-// now waits for the queue again.
-void Kernel::writeback_started(Inode& in) {
-  if (in.writeback_wait.waiters() > 0 && in.nr_writeback == in.nr_writeback_at_device + 1) in.writeback_wait.notify_all();
 }
 
 // ---- helpers that may sleep ----
@@ -158,18 +137,6 @@ sim::Task<bool> Kernel::allocate_block(OsTask* task, Inode& in, std::int64_t b) 
   }
 }
 
-sim::Task<> Kernel::wait_on_block(OsTask* task, Inode& in, std::int64_t b, std::uint8_t flag) {
-  const CachedBlock& cb = in.blocks[static_cast<std::size_t>(b)];
-  while (cb.has(flag)) {
-    const auto held = in_layer(task, cb.has(kAtDevice) ? IoLayer::Device : IoLayer::Scheduler);
-    co_await cache_.waitqueue(in.id, b).wait();
-  }
-}
-
-void Kernel::note_dirty_peak() {
-  peak_dirty_ = std::max(peak_dirty_, cache_.dirty() + cache_.writeback());
-}
-
 // __mark_inode_dirty(I_DIRTY_PAGES): the first dirty page puts the inode on
 // b_dirty with dirtied_when = now; an inode being written back is requeued by
 // its writer instead.
@@ -178,13 +145,13 @@ void Kernel::mark_inode_dirty(Inode& in) {
   in.dirty = true;
   if (in.i_sync) return;
   in.dirtied_when = sim_.now();
-  bdis_[static_cast<std::size_t>(in.bdi)]->inode_dirtied(in);
+  bdi(in).inode_dirtied(in);
 }
 
 // ---- read(2) ----
 
 sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int64_t count) {
-  Inode& in = inode(file);
+  Inode& in = cache_.inode(file);
   const std::int64_t end = std::min(block + count, in.size);
   if (block >= end) co_return;
 
@@ -207,12 +174,12 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
       if (miss < 0) miss = b;
     } else if (!cb.has(kLocked)) {
       cache_.touch(cb);
-      ++read_hits_;
+      ++counts_.read_hits;
     }
   }
   if (miss >= 0) {
     const std::int64_t window_end = std::min(in.size, std::max(end, block + in.ra_window));
-    BlockDevice& q = bdis_[static_cast<std::size_t>(in.bdi)]->queue();
+    BlockDevice& q = bdi(in).queue();
     Plug plug;
     Bio* bio = nullptr;
     for (std::int64_t b = miss; b < window_end; ++b) {
@@ -221,9 +188,9 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
       if (!cache_.allocate(in, b) && !co_await allocate_block(&task, in, b)) continue;  // another task has it
       cache_.lock_for_read(cb);
       if (b < end) {
-        ++read_misses_;
+        ++counts_.read_misses;
       } else {
-        ++readahead_blocks_;
+        ++counts_.readahead_blocks;
       }
       if (extends(bio, b, q)) {
         bio->bytes += kBlockBytes;
@@ -244,7 +211,7 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
   }
   // Wait for the blocks of the request that are being read (ours or another task's).
   for (std::int64_t b = block; b < end; ++b) {
-    if (in.blocks[static_cast<std::size_t>(b)].has(kLocked)) co_await wait_on_block(&task, in, b, kLocked);
+    if (in.blocks[static_cast<std::size_t>(b)].has(kLocked)) co_await wait_on_page_bit(cache_, &task, in, b, kLocked);
   }
 }
 
@@ -256,9 +223,9 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
 // A page allocation that must wait for reclaim lets the handle go first:
 // ext4 grabs with AOP_FLAG_NOFS, never waiting for fs writeback with a handle.
 sim::Task<> Kernel::write(OsTask& task, FileId file, std::int64_t block, std::int64_t count) {
-  Inode& in = inode(file);
+  Inode& in = cache_.inode(file);
   if (block + count > in.max_blocks) throw std::out_of_range("write past the extent of " + in.name);
-  const bool needs_handle = journaled(in);
+  const bool needs_handle = journaled(journal_, in);
   Jbd2Journal::Handle handle;
   if (needs_handle) handle = co_await journal_.start_handle(&task);
   std::int64_t newly_dirty = 0;
@@ -271,11 +238,11 @@ sim::Task<> Kernel::write(OsTask& task, FileId file, std::int64_t block, std::in
       co_await allocate_block(&task, in, b);
       if (needs_handle) handle = co_await journal_.start_handle(&task);
     }
-    if (cb.has(kLocked)) co_await wait_on_block(&task, in, b, kLocked);
-    if (config_.stable_pages && cb.has(kWriteback)) co_await wait_on_block(&task, in, b, kWriteback);
+    if (cb.has(kLocked)) co_await wait_on_page_bit(cache_, &task, in, b, kLocked);
+    if (config_.stable_pages && cb.has(kWriteback)) co_await wait_on_page_bit(cache_, &task, in, b, kWriteback);
     if (!cb.has(kDirty)) {
       cache_.set_dirty(in, b);
-      ++dirtied_;
+      ++counts_.dirtied;
       ++newly_dirty;
       mark_inode_dirty(in);
     } else {
@@ -284,7 +251,7 @@ sim::Task<> Kernel::write(OsTask& task, FileId file, std::int64_t block, std::in
   }
   in.sync_tid = journal_.running_tid();  // mtime
   handle.stop();
-  note_dirty_peak();
+  counts_.peak_dirty = std::max(counts_.peak_dirty, cache_.dirty() + cache_.writeback());
   if (throttle_->dirtied(task, newly_dirty * kPagesPerBlock)) {
     const auto held = in_layer(&task, IoLayer::BalanceDirtyPages);
     co_await throttle_->balance(task, *bdis_[0]);
@@ -294,12 +261,12 @@ sim::Task<> Kernel::write(OsTask& task, FileId file, std::int64_t block, std::in
 // ---- truncate ----
 
 void Kernel::truncate(FileId file) {
-  Inode& in = inode(file);
+  Inode& in = cache_.inode(file);
   for (std::int64_t b = 0; b < in.max_blocks; ++b) {
     CachedBlock& cb = in.blocks[static_cast<std::size_t>(b)];
     if (cb.has(kDirty)) {
       cache_.clear_dirty(in, b);
-      ++discarded_;
+      ++counts_.discarded;
     }
     // Pages under I/O are freed when it completes (b >= size then).
     if (cb.has(kCached) && !cb.has(kWriteback) && !cb.has(kLocked)) cache_.release(in, b);
@@ -315,7 +282,7 @@ void Kernel::truncate(FileId file) {
 // ---- the host's past ----
 
 void Kernel::access_before_start(FileId file, std::int64_t block, std::int64_t count) {
-  Inode& in = inode(file);
+  Inode& in = cache_.inode(file);
   if (block < 0 || count < 0 || block + count > in.size) {
     throw std::invalid_argument("access_before_start " + in.name + ": blocks outside the file");
   }

@@ -34,6 +34,7 @@
 
 #include "models/os/file_system.h"
 #include "sim/condition.h"
+#include "sim/process.h"
 #include "sim/simulator.h"
 
 namespace ckptsim::os {
@@ -109,6 +110,11 @@ struct Inode {
   std::int64_t ra_window = 0;
 
   std::int64_t sector_of(std::int64_t block) const { return first_sector + block * kSectorsPerBlock; }
+  // What a power loss takes from RAM: a dirty block, or one in flight (PG_writeback: torn or missing).
+  bool lost_with_ram(std::int64_t b) const {
+    const CachedBlock& block = blocks[static_cast<std::size_t>(b)];
+    return block.has(kDirty) || block.has(kWriteback);
+  }
   bool is_dirty_block(std::int64_t b) const {
     return (dirty_bits[static_cast<std::size_t>(b >> 6)] >> (b & 63)) & 1U;
   }
@@ -213,5 +219,11 @@ class PageCache {
   std::vector<std::unique_ptr<sim::Condition>> waitqueues_;
   sim::Condition reclaimable_wait_;
 };
+
+// wait_on_page_locked / wait_on_page_writeback: until the block's `flag`
+// clears, in the layer of its I/O (a null task keeps no clock).
+sim::Task<> wait_on_page_bit(PageCache& cache, OsTask* task, Inode& inode, std::int64_t b, std::uint8_t flag);
+// filemap_fdatawait: until none of the inode's blocks is under writeback.
+sim::Task<> wait_on_writeback(OsTask& task, Inode& inode);
 
 }  // namespace ckptsim::os
