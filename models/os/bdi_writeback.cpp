@@ -4,6 +4,9 @@
 #include "models/os/bdi_writeback.h"
 
 #include <algorithm>
+#include <iterator>
+
+#include "models/os/dirty_throttle.h"
 
 namespace ckptsim::os {
 
@@ -14,12 +17,12 @@ constexpr sim::Duration kBandwidthWindow = 3 * sim::kSecond;
 }  // namespace
 
 BdiWriteback::BdiWriteback(sim::Simulator& sim, const OsConfig& config, const PageCache& cache, WritebackHost& host,
-                           std::unique_ptr<BlockDevice> queue, double write_bw, double dirty_limit_pages)
-    : dirty_limit(dirty_limit_pages),
-      sim_(sim),
+                           const DirtyThrottle& limits, std::unique_ptr<BlockDevice> queue, double write_bw)
+    : sim_(sim),
       config_(config),
       cache_(cache),
       host_(host),
+      limits_(limits),
       queue_(std::move(queue)),
       wake_timer_(sim, [this] { wake(); }),
       write_bw_(write_bw) {}
@@ -97,7 +100,7 @@ void BdiWriteback::requeue_inode(Inode& in, std::int64_t written, std::int64_t c
 // an eighth of the dirty limit (3.1+); a fixed 4 MiB before.
 std::int64_t BdiWriteback::writeback_chunk(std::int64_t nr_left) const {
   if (config_.writeback_chunk == WritebackChunk::Fixed) return kMinWritebackBlocks;
-  const auto limit_blocks = static_cast<std::int64_t>(dirty_limit) / kPagesPerBlock;
+  const auto limit_blocks = static_cast<std::int64_t>(limits_.dirty_limit(*this)) / kPagesPerBlock;
   std::int64_t chunk = std::min({static_cast<std::int64_t>(write_bw_ / 2), limit_blocks / 8, nr_left});
   chunk = (chunk + kMinWritebackBlocks) / kMinWritebackBlocks * kMinWritebackBlocks;
   return std::max(chunk, kMinWritebackBlocks);
@@ -158,7 +161,7 @@ sim::Task<std::int64_t> BdiWriteback::wb_writeback(WbWork work) {
     if (work.nr_pages <= 0) break;
     const bool periodic = work.reason == WbReason::Kupdate || work.reason == WbReason::Background;
     if (periodic && !work_list_.empty()) break;  // explicit work goes first
-    if (work.reason == WbReason::Background && !host_.over_bground_thresh()) break;
+    if (work.reason == WbReason::Background && !limits_.over_bground_thresh()) break;
     const sim::Time older_than =
         work.reason == WbReason::Kupdate ? sim_.now() - config_.dirty_expire_centisecs * 10 * sim::kMillisecond
         : work.reason == WbReason::Background ? sim_.now()
@@ -191,9 +194,9 @@ sim::Process BdiWriteback::flusher() {
       if (inodes > 0) co_await wb_writeback(WbWork{cache_.dirty() + inodes, WbReason::Kupdate});
     }
     // wb_check_background_flush
-    if (background_wanted_ || host_.over_bground_thresh()) {
+    if (background_wanted_ || limits_.over_bground_thresh()) {
       background_wanted_ = false;
-      if (host_.over_bground_thresh() && co_await wb_writeback(WbWork{INT64_MAX / 4, WbReason::Background}) == 0) {
+      if (limits_.over_bground_thresh() && co_await wb_writeback(WbWork{INT64_MAX / 4, WbReason::Background}) == 0) {
         // Everything dirty is already under writeback: wait for completions (congestion_wait).
         co_await FlusherSleep{*this, sim_.now() + 100 * sim::kMillisecond};
         continue;
@@ -203,6 +206,43 @@ sim::Process BdiWriteback::flusher() {
     const bool has_dirty = !b_dirty_.empty() || !b_io_.empty() || !b_more_io_.empty();
     co_await FlusherSleep{*this, has_dirty && interval > 0 ? last_old_flush_ + interval : -1};
   }
+}
+
+void BdiWriteback::add_iostat_columns(sim::Table& system, const std::string& p) {
+  system.add_source({p + "r_s", p + "w_s", p + "rmb_s", p + "wmb_s", p + "rrqm_s", p + "wrqm_s", p + "r_await",
+                     p + "w_await", p + "rareq_sz", p + "wareq_sz", p + "aqu_sz", p + "util_pct"},
+                    [this](const sim::Interval& interval, std::span<sim::Cell> cells) {
+                      const DiskStats now = queue_->stats();
+                      const Iostat io = iostat(last_stats_, now, interval.end - interval.start);
+                      last_stats_ = now;
+                      const double values[] = {io.r_s,     io.w_s,     io.rmb_s,   io.wmb_s,
+                                               io.rrqm_s,  io.wrqm_s,  io.r_await, io.w_await,
+                                               io.rareq_sz, io.wareq_sz, io.aqu_sz, io.util_pct};
+                      std::copy(std::begin(values), std::end(values), cells.begin());
+                    });
+  last_stats_ = queue_->stats();  // the first interval counts from the sampler's start, not from time 0
+}
+
+KernelReport::Device BdiWriteback::report(std::string name) const {
+  const auto ms = [](sim::Duration d) { return sim::to_millis(d); };
+  const DiskStats s = queue_->stats();
+  KernelReport::Device d;
+  d.name = std::move(name);
+  d.scheduler = queue_->scheduler();
+  d.nr_requests = queue_->nr_requests();
+  d.reads = s.reads;
+  d.writes = s.writes;
+  d.read_merges = s.read_merges;
+  d.write_merges = s.write_merges;
+  d.read_mb = static_cast<double>(s.read_sectors) / 2048.0;
+  d.write_mb = static_cast<double>(s.write_sectors) / 2048.0;
+  d.r_await = s.reads > 0 ? ms(s.read_ticks) / static_cast<double>(s.reads) : 0.0;
+  d.w_await = s.writes > 0 ? ms(s.write_ticks) / static_cast<double>(s.writes) : 0.0;
+  d.flushes = s.flushes;
+  d.flush_await = s.flushes > 0 ? ms(s.flush_ticks) / static_cast<double>(s.flushes) : 0.0;
+  d.util_pct = sim_.now() > 0 ? 100.0 * static_cast<double>(s.io_ticks) / static_cast<double>(sim_.now()) : 0.0;
+  d.write_bw_estimate_mb_s = write_bw_ * static_cast<double>(kBlockBytes) / sim::kMiB;
+  return d;
 }
 
 }  // namespace ckptsim::os

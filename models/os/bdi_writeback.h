@@ -4,7 +4,9 @@
 // fs/fs-writeback.c and mm/page-writeback.c, 3.x): the dirty-inode lists,
 // the flusher thread, the write-bandwidth estimate, and the device's block
 // queue. The writing of an inode's pages (write_cache_pages) belongs to the
-// kernel that owns the page cache: the flusher asks its WritebackHost.
+// page cache's side: the flusher asks its WritebackHost. The dirty limits
+// are the throttle's (dirty_throttle.h): the flusher asks it whether Dirty is
+// over the background threshold and reads its global_dirty_limit.
 //
 // The flusher is bdi_writeback_thread / wb_writeback: queued work first,
 // then kupdate every dirty_writeback_centisecs (inodes whose dirtied_when is
@@ -27,13 +29,17 @@
 
 #include "models/os/block_device.h"
 #include "models/os/block_queue.h"
+#include "models/os/kernel_report.h"
 #include "models/os/os_config.h"
 #include "models/os/page_cache.h"
 #include "sim/process.h"
+#include "sim/sampler.h"
 #include "sim/simulator.h"
 #include "sim/timer.h"
 
 namespace ckptsim::os {
+
+class DirtyThrottle;
 
 // Who started the writeback of a page (summary and tests).
 enum class WbReason : std::uint8_t { Kupdate, Background, Reclaim, Fsync, SyncFileRange, Throttle, Fadvise, Journal, Count };
@@ -54,8 +60,6 @@ class WritebackHost {
  public:
   // write_cache_pages: start writeback of the inode's dirty blocks as `wbc` says; returns blocks started.
   virtual sim::Task<std::int64_t> write_pages(Inode& inode, const WritebackControl& wbc, Plug& plug) = 0;
-  // Dirty above the background threshold.
-  virtual bool over_bground_thresh() const = 0;
 
  protected:
   ~WritebackHost() = default;
@@ -64,7 +68,7 @@ class WritebackHost {
 class BdiWriteback {
  public:
   BdiWriteback(sim::Simulator& sim, const OsConfig& config, const PageCache& cache, WritebackHost& host,
-               std::unique_ptr<BlockDevice> queue, double write_bw, double dirty_limit);
+               const DirtyThrottle& limits, std::unique_ptr<BlockDevice> queue, double write_bw);
   ~BdiWriteback();
   BdiWriteback(const BdiWriteback&) = delete;
   BdiWriteback& operator=(const BdiWriteback&) = delete;
@@ -90,9 +94,11 @@ class BdiWriteback {
 
   bool busy() const noexcept { return busy_; }       // the flusher is running a work item
   double write_bw() const noexcept { return write_bw_; }  // blocks per second
-  // Throttling state of this device (balance_dirty_pages).
-  double dirty_limit;    // the smoothed global limit, pages
-  bool dirty_exceeded = false;
+
+  // iostat -x of the device each interval: system.csv's columns `prefix`r_s ... `prefix`util_pct.
+  void add_iostat_columns(sim::Table& system, const std::string& prefix);
+  // The device's totals at the end of the run.
+  KernelReport::Device report(std::string name) const;
 
  private:
   struct WbWork {
@@ -121,6 +127,7 @@ class BdiWriteback {
   const OsConfig& config_;
   const PageCache& cache_;
   WritebackHost& host_;
+  const DirtyThrottle& limits_;
   std::unique_ptr<BlockDevice> queue_;
   InodeList b_dirty_, b_io_, b_more_io_;  // oldest at the front
   std::deque<WbWork> work_list_;
@@ -134,6 +141,7 @@ class BdiWriteback {
   std::int64_t bw_written_stamp_ = 0;
   sim::Time bw_time_stamp_ = 0;
   double write_bw_;
+  DiskStats last_stats_;  // at the previous system.csv interval
 };
 
 }  // namespace ckptsim::os

@@ -40,7 +40,7 @@ constexpr sim::Duration kDirtierWindow = 200 * sim::kMillisecond;
 class IoLessThrottle final : public DirtyThrottle {
  public:
   using DirtyThrottle::DirtyThrottle;
-  sim::Task<> balance(OsTask& task, DirtierState& ts) override;
+  sim::Task<> balance_dirty_pages(OsTask& task, BdiWriteback& bdi) override;
 
  private:
   double update_dirty_limit(const DirtyLimits& limits);
@@ -48,10 +48,9 @@ class IoLessThrottle final : public DirtyThrottle {
 
 class WriterWritebackThrottle final : public DirtyThrottle {
  public:
-  WriterWritebackThrottle(sim::Simulator& sim, ThrottleHost& host, BdiWriteback& bdi,
-                          const std::vector<DirtierState>& dirtiers, sim::Bytes ram)
-      : DirtyThrottle(sim, host, bdi, dirtiers), ratelimit_pages_(ratelimit_pages(ram)) {}
-  sim::Task<> balance(OsTask& task, DirtierState& ts) override;
+  WriterWritebackThrottle(sim::Simulator& sim, const OsConfig& config, const Memory& memory, const PageCache& cache)
+      : DirtyThrottle(sim, config, memory, cache), ratelimit_pages_(ratelimit_pages(memory.ram)) {}
+  sim::Task<> balance_dirty_pages(OsTask& task, BdiWriteback& bdi) override;
 
  private:
   // ratelimit_pages (3.0): total / (ncpu x 32), clamped to [16, 1024]; 8 CPUs assumed.
@@ -62,6 +61,30 @@ class WriterWritebackThrottle final : public DirtyThrottle {
 };
 
 }  // namespace
+
+// The limit starts at the threshold of an empty page cache.
+DirtyThrottle::DirtyThrottle(sim::Simulator& sim, const OsConfig& config, const Memory& memory, const PageCache& cache)
+    : sim_(sim), global_dirty_limit_(0), config_(config), memory_(memory), cache_(cache), initial_dirty_limit_(0) {
+  global_dirty_limit_ = initial_dirty_limit_ = static_cast<double>(limits().thresh);
+}
+
+MemoryPages DirtyThrottle::memory_pages() const {
+  MemoryPages m;
+  m.total = memory_.ram / kPageBytes;
+  m.free = cache_.free() * kPagesPerBlock;
+  m.file = cache_.cached() * kPagesPerBlock;
+  m.anon = memory_.shared_memory / kPageBytes;
+  return m;
+}
+
+bool DirtyThrottle::over_bground_thresh() const { return dirty_pages() > limits().background; }
+
+bool DirtyThrottle::dirtied(const OsTask& task, std::int64_t pages) {
+  DirtierState& ts = dirtier(task);
+  ts.nr_dirtied += pages;
+  if (pages > 0) ts.last_dirtied = sim_.now();
+  return ts.nr_dirtied >= ts.nr_dirtied_pause;
+}
 
 int DirtyThrottle::recent_dirtiers() const {
   int n = 0;
@@ -76,34 +99,32 @@ sim::Task<> DirtyThrottle::sleep_throttled(sim::Duration pause) {
   co_await sim_.sleep(pause);
 }
 
-std::unique_ptr<DirtyThrottle> make_dirty_throttle(Throttle kind, sim::Simulator& sim, ThrottleHost& host,
-                                                   BdiWriteback& bdi, const std::vector<DirtierState>& dirtiers,
-                                                   sim::Bytes ram) {
-  switch (kind) {
-    case Throttle::WriterWriteback: return std::make_unique<WriterWritebackThrottle>(sim, host, bdi, dirtiers, ram);
+std::unique_ptr<DirtyThrottle> make_dirty_throttle(sim::Simulator& sim, const OsConfig& config, const Memory& memory,
+                                                   const PageCache& cache) {
+  switch (config.throttle) {
+    case Throttle::WriterWriteback: return std::make_unique<WriterWritebackThrottle>(sim, config, memory, cache);
     case Throttle::IoLess: break;
   }
-  return std::make_unique<IoLessThrottle>(sim, host, bdi, dirtiers);
+  return std::make_unique<IoLessThrottle>(sim, config, memory, cache);
 }
 
 // The smoothed limit: follows T up at once, down by 1/32 of the gap per update.
 double IoLessThrottle::update_dirty_limit(const DirtyLimits& limits) {
-  BdiWriteback& bdi = bdi_;
   const auto thresh = static_cast<double>(limits.thresh);
-  if (thresh >= bdi.dirty_limit) {
-    bdi.dirty_limit = thresh;
+  if (thresh >= global_dirty_limit_) {
+    global_dirty_limit_ = thresh;
   } else {
-    bdi.dirty_limit -= (bdi.dirty_limit - thresh) / 32;
+    global_dirty_limit_ -= (global_dirty_limit_ - thresh) / 32;
   }
-  return bdi.dirty_limit;
+  return global_dirty_limit_;
 }
 
-sim::Task<> IoLessThrottle::balance(OsTask& /*task*/, DirtierState& ts) {
-  BdiWriteback& bdi = bdi_;
+sim::Task<> IoLessThrottle::balance_dirty_pages(OsTask& task, BdiWriteback& bdi) {
+  DirtierState& ts = dirtier(task);
   for (;;) {
-    const DirtyLimits limits = host_.dirty_limits();
+    const DirtyLimits limits = this->limits();
     const double limit = update_dirty_limit(limits);
-    const auto dirty = static_cast<double>(host_.dirty_pages() + host_.writeback_pages());
+    const auto dirty = static_cast<double>(dirty_pages() + writeback_pages());
     const auto freerun = static_cast<double>(limits.freerun());
     if (dirty <= freerun) {
       // dirty_poll_interval: about sqrt of the headroom.
@@ -111,7 +132,7 @@ sim::Task<> IoLessThrottle::balance(OsTask& /*task*/, DirtierState& ts) {
       ts.nr_dirtied_pause = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::sqrt(headroom)));
       ts.nr_dirtied = 0;
       ts.dirty_paused_when = sim_.now();
-      bdi.dirty_exceeded = false;
+      dirty_exceeded_ = false;
       co_return;
     }
     if (!bdi.busy()) bdi.wake_background();
@@ -125,7 +146,7 @@ sim::Task<> IoLessThrottle::balance(OsTask& /*task*/, DirtierState& ts) {
       const double intercept = setpoint + 8 * bw_pages;
       pos_ratio *= std::max(0.25, (intercept - dirty) / (intercept - setpoint));
     }
-    bdi.dirty_exceeded = dirty > static_cast<double>(limits.thresh);
+    dirty_exceeded_ = dirty > static_cast<double>(limits.thresh);
     const int dirtiers = recent_dirtiers();
     const double base_rate = bw_pages / std::max(dirtiers, 1);
     const double task_rate = base_rate * pos_ratio;  // pages per second
@@ -140,7 +161,7 @@ sim::Task<> IoLessThrottle::balance(OsTask& /*task*/, DirtierState& ts) {
       if (pause <= 0) {
         ts.dirty_paused_when = pause < -sim::kSecond ? sim_.now() : ts.dirty_paused_when + period;
         ts.nr_dirtied = 0;
-        ts.nr_dirtied_pause = bdi.dirty_exceeded ? 8 : std::max<std::int64_t>(1, static_cast<std::int64_t>(task_rate * 0.01));
+        ts.nr_dirtied_pause = dirty_exceeded_ ? 8 : std::max<std::int64_t>(1, static_cast<std::int64_t>(task_rate * 0.01));
         co_return;
       }
       pause = std::min(pause, max_pause);
@@ -150,7 +171,7 @@ sim::Task<> IoLessThrottle::balance(OsTask& /*task*/, DirtierState& ts) {
     ts.nr_dirtied = 0;
     if (task_rate > 0) {
       // About 10-200 ms worth of the allowed rate before the next check; 8 pages over the limit.
-      ts.nr_dirtied_pause = bdi.dirty_exceeded ? 8
+      ts.nr_dirtied_pause = dirty_exceeded_ ? 8
                                                 : std::max<std::int64_t>(
                                                       1, static_cast<std::int64_t>(task_rate * sim::to_seconds(max_pause) / 2));
       co_return;
@@ -158,11 +179,11 @@ sim::Task<> IoLessThrottle::balance(OsTask& /*task*/, DirtierState& ts) {
   }
 }
 
-sim::Task<> WriterWritebackThrottle::balance(OsTask& task, DirtierState& ts) {
-  BdiWriteback& bdi = bdi_;
+sim::Task<> WriterWritebackThrottle::balance_dirty_pages(OsTask& task, BdiWriteback& bdi) {
+  DirtierState& ts = dirtier(task);
   const std::int64_t ratelimit = ratelimit_pages_;
-  if (ts.nr_dirtied < (bdi.dirty_exceeded ? 8 : ratelimit)) {
-    ts.nr_dirtied_pause = bdi.dirty_exceeded ? 8 : ratelimit;
+  if (ts.nr_dirtied < (dirty_exceeded_ ? 8 : ratelimit)) {
+    ts.nr_dirtied_pause = dirty_exceeded_ ? 8 : ratelimit;
     co_return;
   }
   ts.nr_dirtied = 0;
@@ -171,19 +192,19 @@ sim::Task<> WriterWritebackThrottle::balance(OsTask& task, DirtierState& ts) {
   sim::Duration pause = kJiffy;
   std::int64_t written = 0;
   for (;;) {
-    const DirtyLimits limits = host_.dirty_limits();
-    const std::int64_t dirty = host_.dirty_pages() + host_.writeback_pages();
+    const DirtyLimits limits = this->limits();
+    const std::int64_t dirty = dirty_pages() + writeback_pages();
     // task_dirty_limit: a heavy dirtier's threshold is lowered by up to T/8,
     // by its share of recent dirtying (1 / number of dirtiers here).
     const int dirtiers = recent_dirtiers();
     const std::int64_t task_thresh = limits.thresh - limits.thresh / (8 * std::max(dirtiers, 1));
     if (dirty <= limits.freerun() || dirty <= task_thresh) {
-      bdi.dirty_exceeded = false;
+      dirty_exceeded_ = false;
       break;
     }
-    bdi.dirty_exceeded = true;
+    dirty_exceeded_ = true;
     ts.nr_dirtied_pause = 8;
-    if (host_.dirty_pages() > task_thresh && written < write_chunk) {  // bdi_nr_reclaimable > task_bdi_thresh
+    if (dirty_pages() > task_thresh && written < write_chunk) {  // bdi_nr_reclaimable > task_bdi_thresh
       // The writer writes back the oldest dirty inodes itself.
       written += kPagesPerBlock * co_await bdi.writeback_inodes((write_chunk - written) / kPagesPerBlock + 1, sim_.now(),
                                                               WbReason::Throttle, task.pid);
@@ -192,7 +213,7 @@ sim::Task<> WriterWritebackThrottle::balance(OsTask& task, DirtierState& ts) {
     co_await sleep_throttled(pause);
     pause = std::min(2 * pause, 100 * sim::kMillisecond);
   }
-  if (host_.over_bground_thresh() && !bdi.busy()) bdi.wake_background();
+  if (over_bground_thresh() && !bdi.busy()) bdi.wake_background();
 }
 
 }  // namespace ckptsim::os

@@ -40,6 +40,11 @@ struct OsTask {
   // the kernel model, indexed by pid.
 };
 
+// The task's clock in `layer` for the scope (none for the kernel's own threads: a null task).
+inline sim::StateScope<IoLayer> in_layer(OsTask* task, IoLayer layer) {
+  return {task != nullptr ? &task->io_layers : nullptr, layer};
+}
+
 class FileSystem {
  public:
   virtual ~FileSystem() = default;

@@ -10,7 +10,7 @@
 // metadata changed since the last commit (mtime for fsync; size or
 // allocation for fdatasync), or else send the device a cache flush.
 //
-// The commit is kjournald2's (journal.cpp); the caller asks for it and
+// The commit is kjournald2's (jbd2.cpp); the caller asks for it and
 // waits as 3.2's ext4_sync_file does.
 //
 // sync_file_range(SYNC_FILE_RANGE_WRITE) (fs/sync.c): start writeback of the
@@ -27,46 +27,39 @@ namespace ckptsim::os {
 
 sim::Task<> Kernel::sync_inode(OsTask& task, Inode& in, bool datasync) {
   const sim::Time start = sim_.now();
-  Plug plug;
-  co_await write_pages(in, {.sync_mode = SyncMode::All, .reason = WbReason::Fsync, .pid = task.pid}, plug);
-  bdis_[static_cast<std::size_t>(in.bdi)]->queue().unplug(plug);
-  while (in.nr_writeback > 0) {
-    const auto held = in_layer(&task, writeback_layer(in));
-    co_await in.writeback_wait.wait();
+  co_await writepages_.write_range(in, {.sync_mode = SyncMode::All, .reason = WbReason::Fsync, .pid = task.pid});
+  co_await wait_on_writeback(task, in);
+  // ext4_sync_file after the data is written: commit the inode's tid, or flush.
+  const bool committed = co_await journal_.commit_for_sync(task, datasync ? in.datasync_tid : in.sync_tid);
+  if (!committed && config_.barrier) {
+    const auto held = in_layer(&task, IoLayer::Device);
+    co_await bdi(in).queue().flush_cache();
   }
-  co_await commit_for_sync(task, in, datasync);
-  ++fsyncs_;
-  fsync_time_ += sim_.now() - start;
-  fsync_max_ = std::max(fsync_max_, sim_.now() - start);
+  ++counts_.fsyncs;
+  counts_.fsync_time += sim_.now() - start;
+  counts_.fsync_max = std::max(counts_.fsync_max, sim_.now() - start);
 }
 
-sim::Task<> Kernel::fsync(OsTask& task, FileId file) { co_await sync_inode(task, inode(file), false); }
+sim::Task<> Kernel::fsync(OsTask& task, FileId file) { co_await sync_inode(task, cache_.inode(file), false); }
 
-sim::Task<> Kernel::fdatasync(OsTask& task, FileId file) { co_await sync_inode(task, inode(file), true); }
+sim::Task<> Kernel::fdatasync(OsTask& task, FileId file) { co_await sync_inode(task, cache_.inode(file), true); }
 
 sim::Task<> Kernel::sync_file_range(OsTask& task, FileId file, std::int64_t block, std::int64_t count) {
-  Inode& in = inode(file);
-  ++sync_file_ranges_;
+  Inode& in = cache_.inode(file);
+  ++counts_.sync_file_ranges;
   const SyncMode mode = config_.sync_file_range_mode;
-  Plug plug;
-  co_await write_pages(in,
-                       {.sync_mode = mode,
-                        .range_start = block,
-                        .range_end = block + count,
-                        .reason = WbReason::SyncFileRange,
-                        .pid = task.pid},
-                       plug);
-  bdis_[static_cast<std::size_t>(in.bdi)]->queue().unplug(plug);
+  co_await writepages_.write_range(in, {.sync_mode = mode,
+                                        .range_start = block,
+                                        .range_end = block + count,
+                                        .reason = WbReason::SyncFileRange,
+                                        .pid = task.pid});
 }
 
 sim::Task<> Kernel::fadvise_dontneed(OsTask& task, FileId file, std::int64_t block, std::int64_t count) {
-  Inode& in = inode(file);
-  BlockDevice& q = bdis_[static_cast<std::size_t>(in.bdi)]->queue();
-  if (!q.write_congested()) {
-    Plug plug;
-    co_await write_pages(
-        in, {.range_start = block, .range_end = block + count, .reason = WbReason::Fadvise, .pid = task.pid}, plug);
-    q.unplug(plug);
+  Inode& in = cache_.inode(file);
+  if (!bdi(in).queue().write_congested()) {
+    co_await writepages_.write_range(
+        in, {.range_start = block, .range_end = block + count, .reason = WbReason::Fadvise, .pid = task.pid});
   }
   const std::int64_t end = std::min(block + count, in.size);
   for (std::int64_t b = block; b < end; ++b) {

@@ -28,37 +28,28 @@ Kernel::Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory
                disk::Device* wal_device, std::uint64_t /*seed: nothing random in this layer*/)
     : sim_(sim),
       config_(config),
-      memory_(memory),
       cache_(sim, std::max<sim::Bytes>(0, memory.ram - memory.shared_memory - config.reserved_memory) / kBlockBytes),
-      jbd_(sim),
-      commit_timer_(sim, [this] { commit_timer_fired(); }),
-      journal_io_(sim) {
+      throttle_(make_dirty_throttle(sim, config_, memory, cache_)),
+      writepages_(config_, cache_, journal_, bios_, bdis_, tasks_),
+      journal_(sim, config_, writepages_) {
   const double initial_bw = 100.0 * sim::kMiB / kBlockBytes;  // the kernel's initial estimate: 100 MB/s
-  const auto initial_limit = static_cast<double>(dirty_limits().thresh);
-  WritebackHost& host = *this;
-  bdis_.push_back(std::make_unique<BdiWriteback>(
-      sim, config_, cache_, host, make_block_device(data_device, config_.scheduler, "data"), initial_bw, initial_limit));
+  WritebackHost& host = writepages_;
+  bdis_.push_back(std::make_unique<BdiWriteback>(sim, config_, cache_, host, *throttle_,
+                                                 make_block_device(data_device, config_.scheduler, "data"), initial_bw));
   if (wal_device != nullptr && wal_device != &data_device) {
     const Scheduler wal_scheduler =
         config.wal_scheduler == Scheduler::Default ? config.scheduler : config.wal_scheduler;
-    bdis_.push_back(std::make_unique<BdiWriteback>(
-        sim, config_, cache_, host, make_block_device(*wal_device, wal_scheduler, "wal"), initial_bw, initial_limit));
+    bdis_.push_back(std::make_unique<BdiWriteback>(sim, config_, cache_, host, *throttle_,
+                                                   make_block_device(*wal_device, wal_scheduler, "wal"), initial_bw));
   }
   next_extent_[0] = kJournalSectors;
   for (auto& bdi : bdis_) sim_.spawn(bdi->flusher());
   for (MdRaid1* md : mds_) sim_.spawn(md->raid1d());
-  if (config_.journal_commit_bytes > 0) {
-    journal_task_ = &new_task("jbd2/sda1-8");
-    sim_.spawn(kjournald2());
-  }
-  ThrottleHost& throttle_host = *this;
-  throttle_ = make_dirty_throttle(config_.throttle, sim_, throttle_host, *bdis_[0], task_states_, memory_.ram);
-  last_stats_.resize(bdis_.size());
+  if (journal_.enabled()) journal_.start(new_task("jbd2/sda1-8"), bdis_[0]->queue());
 }
 
 Kernel::~Kernel() {
   bdis_.clear();  // their inode lists first: the page cache owns the inodes
-  free_bios_.clear();
 }
 
 std::unique_ptr<BlockDevice> Kernel::make_block_device(disk::Device& device, Scheduler scheduler, std::string name) {
@@ -76,7 +67,7 @@ OsTask& Kernel::new_task(std::string name) {
   task.pid = static_cast<int>(tasks_.size());  // pid 0 is the kernel's own threads
   task.name = std::move(name);
   task.io_layers = sim::StateClock<IoLayer>(sim_, IoLayer::None);
-  task_states_.resize(tasks_.size() + 1);
+  throttle_->add_task(task.pid);
   return task;
 }
 
@@ -96,83 +87,38 @@ FileId Kernel::create(std::string_view name, Volume volume, std::int64_t blocks,
 
 std::int64_t Kernel::size_blocks(FileId file) const { return cache_.inode(file).size; }
 
-MemoryPages Kernel::memory_pages() const {
-  MemoryPages m;
-  m.total = memory_.ram / kPageBytes;
-  m.free = cache_.free() * kPagesPerBlock;
-  m.file = cache_.cached() * kPagesPerBlock;
-  m.anon = memory_.shared_memory / kPageBytes;
-  return m;
-}
+// ---- read completion (the page cache's writes complete in writepages.cpp) ----
 
-DirtyLimits Kernel::dirty_limits() const { return global_dirty_limits(config_, memory_pages()); }
-
-double Kernel::write_bandwidth_mb_s(Volume volume) const {
-  return bdis_[static_cast<std::size_t>(bdi_of(volume))]->write_bw() * static_cast<double>(kBlockBytes) / sim::kMiB;
-}
-
-// ---- bios ----
-
-Bio& Kernel::get_bio() {
-  if (free_bios_.empty()) {
-    bio_store_.push_back(std::make_unique<Bio>());
-    free_bios_.push_back(*bio_store_.back());
-  }
-  Bio& bio = free_bios_.front();
-  free_bios_.pop_front();
-  bio.owner = this;
-  return bio;
-}
-
-void Kernel::put_bio(Bio& bio) { free_bios_.push_front(bio); }
-
+// mpage_end_io for a read: the blocks are uptodate and unlocked; a block
+// truncated meanwhile is freed.
 void Kernel::bio_done(Bio& bio) {
-  Inode& in = inode(bio.file);
+  Inode& in = cache_.inode(bio.file);
   const std::int64_t blocks = bio.bytes / kBlockBytes;
   for (std::int64_t b = bio.first_block; b < bio.first_block + blocks; ++b) {
     CachedBlock& block = in.blocks[static_cast<std::size_t>(b)];
-    cache_.left_device(in, b, bio.op != disk::Op::Read);
-    if (bio.op == disk::Op::Read) {
-      cache_.unlock_after_read(block);
-      if (b >= in.size && !block.has(kDirty)) {
-        cache_.release(in, b);  // truncated while being read
-      } else if (!block.has(kDirty) && !block.has(kWriteback)) {
-        cache_.lru_add(block);
-      }
-    } else {
-      cache_.end_writeback(in, b);
-      ++wb_done_;
-      bdis_[static_cast<std::size_t>(in.bdi)]->block_written();
-      if (b >= in.size && !block.has(kDirty)) cache_.release(in, b);  // truncated while being written
+    cache_.left_device(in, b, false);
+    cache_.unlock_after_read(block);
+    if (b >= in.size && !block.has(kDirty)) {
+      cache_.release(in, b);  // truncated while being read
+    } else if (!block.has(kDirty) && !block.has(kWriteback)) {
+      cache_.lru_add(block);
     }
     sim::Condition& wq = cache_.waitqueue(in.id, b);
     if (wq.waiters() > 0) wq.notify_all();
   }
-  if (bio.op != disk::Op::Read && in.nr_writeback == 0 && in.writeback_wait.waiters() > 0) {
-    in.writeback_wait.notify_all();
-  }
-  put_bio(bio);
+  bios_.put(bio);
 }
 
 // Nothing in the simulation changes here; tasks waiting for these blocks
 // change layer, from the scheduler's queue to the device.
 void Kernel::bio_dispatched(Bio& bio) {
-  Inode& in = inode(bio.file);
+  Inode& in = cache_.inode(bio.file);
   const std::int64_t blocks = bio.bytes / kBlockBytes;
   for (std::int64_t b = bio.first_block; b < bio.first_block + blocks; ++b) {
-    cache_.at_device(in, b, bio.op != disk::Op::Read);
+    cache_.at_device(in, b, false);
     sim::Condition& wq = cache_.waitqueue(in.id, b);
     if (wq.waiters() > 0) wq.notify_all();
   }
-  if (bio.op != disk::Op::Read) {
-    if (in.nr_writeback == in.nr_writeback_at_device && in.writeback_wait.waiters() > 0) in.writeback_wait.notify_all();
-  }
-}
-
-// A block of the inode went under writeback: an fsync waiting on the inode
-// now waits for the queue again.
-void Kernel::writeback_started(Inode& in) {
-  if (in.writeback_wait.waiters() > 0 && in.nr_writeback == in.nr_writeback_at_device + 1) in.writeback_wait.notify_all();
 }
 
 // ---- helpers that may sleep ----
@@ -190,18 +136,6 @@ sim::Task<bool> Kernel::allocate_block(OsTask* task, Inode& in, std::int64_t b) 
   }
 }
 
-sim::Task<> Kernel::wait_on_block(OsTask* task, Inode& in, std::int64_t b, std::uint8_t flag) {
-  const CachedBlock& cb = in.blocks[static_cast<std::size_t>(b)];
-  while (cb.has(flag)) {
-    const auto held = in_layer(task, cb.has(kAtDevice) ? IoLayer::Device : IoLayer::Scheduler);
-    co_await cache_.waitqueue(in.id, b).wait();
-  }
-}
-
-void Kernel::note_dirty_peak() {
-  peak_dirty_ = std::max(peak_dirty_, cache_.dirty() + cache_.writeback());
-}
-
 // __mark_inode_dirty(I_DIRTY_PAGES): the first dirty page puts the inode on
 // b_dirty with dirtied_when = now; an inode being written back is requeued by
 // its writer instead.
@@ -210,13 +144,13 @@ void Kernel::mark_inode_dirty(Inode& in) {
   in.dirty = true;
   if (in.i_sync) return;
   in.dirtied_when = sim_.now();
-  bdis_[static_cast<std::size_t>(in.bdi)]->inode_dirtied(in);
+  bdi(in).inode_dirtied(in);
 }
 
 // ---- read(2) ----
 
 sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int64_t count) {
-  Inode& in = inode(file);
+  Inode& in = cache_.inode(file);
   const std::int64_t end = std::min(block + count, in.size);
   if (block >= end) co_return;
 
@@ -239,12 +173,12 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
       if (miss < 0) miss = b;
     } else if (!cb.has(kLocked)) {
       cache_.touch(cb);
-      ++read_hits_;
+      ++counts_.read_hits;
     }
   }
   if (miss >= 0) {
     const std::int64_t window_end = std::min(in.size, std::max(end, block + in.ra_window));
-    BlockDevice& q = bdis_[static_cast<std::size_t>(in.bdi)]->queue();
+    BlockDevice& q = bdi(in).queue();
     Plug plug;
     Bio* bio = nullptr;
     for (std::int64_t b = miss; b < window_end; ++b) {
@@ -253,16 +187,16 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
       if (!cache_.allocate(in, b) && !co_await allocate_block(&task, in, b)) continue;  // another task has it
       cache_.lock_for_read(cb);
       if (b < end) {
-        ++read_misses_;
+        ++counts_.read_misses;
       } else {
-        ++readahead_blocks_;
+        ++counts_.readahead_blocks;
       }
       if (extends(bio, b, q)) {
         bio->bytes += kBlockBytes;
         continue;
       }
       if (bio != nullptr) co_await q.submit_bio(*bio, &plug, &task.io_layers);
-      bio = &get_bio();
+      bio = &bios_.get(*this);
       bio->op = disk::Op::Read;
       bio->sync = true;
       bio->pid = task.pid;
@@ -276,7 +210,7 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
   }
   // Wait for the blocks of the request that are being read (ours or another task's).
   for (std::int64_t b = block; b < end; ++b) {
-    if (in.blocks[static_cast<std::size_t>(b)].has(kLocked)) co_await wait_on_block(&task, in, b, kLocked);
+    if (in.blocks[static_cast<std::size_t>(b)].has(kLocked)) co_await wait_on_page_bit(cache_, &task, in, b, kLocked);
   }
 }
 
@@ -288,58 +222,50 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
 // A page allocation that must wait for reclaim lets the handle go first:
 // ext4 grabs with AOP_FLAG_NOFS, never waiting for fs writeback with a handle.
 sim::Task<> Kernel::write(OsTask& task, FileId file, std::int64_t block, std::int64_t count) {
-  Inode& in = inode(file);
+  Inode& in = cache_.inode(file);
   if (block + count > in.max_blocks) throw std::out_of_range("write past the extent of " + in.name);
-  const bool handle = journaled(in);
-  if (handle) {
-    if (jbd_.locked) co_await wait_transaction_unlocked(&task);
-    handle_started();
-  }
+  const bool needs_handle = journaled(journal_, in);
+  Jbd2Journal::Handle handle;
+  if (needs_handle) handle = co_await journal_.start_handle(&task);
   std::int64_t newly_dirty = 0;
   for (std::int64_t b = block; b < block + count; ++b) {
     CachedBlock& cb = in.blocks[static_cast<std::size_t>(b)];
     if (b >= in.size) in.size = b + 1;  // a delayed block: allocated at writeback
     // A whole 8 kB block: no read before the overwrite.
     if (!cb.has(kCached) && !cache_.allocate(in, b)) {
-      if (handle) handle_stopped();
+      handle.stop();
       co_await allocate_block(&task, in, b);
-      if (handle) {
-        if (jbd_.locked) co_await wait_transaction_unlocked(&task);
-        handle_started();
-      }
+      if (needs_handle) handle = co_await journal_.start_handle(&task);
     }
-    if (cb.has(kLocked)) co_await wait_on_block(&task, in, b, kLocked);
-    if (config_.stable_pages && cb.has(kWriteback)) co_await wait_on_block(&task, in, b, kWriteback);
+    if (cb.has(kLocked)) co_await wait_on_page_bit(cache_, &task, in, b, kLocked);
+    if (config_.stable_pages && cb.has(kWriteback)) co_await wait_on_page_bit(cache_, &task, in, b, kWriteback);
     if (!cb.has(kDirty)) {
       cache_.set_dirty(in, b);
-      ++dirtied_;
+      ++counts_.dirtied;
       ++newly_dirty;
       mark_inode_dirty(in);
     } else {
       cache_.touch(cb);
     }
   }
-  in.sync_tid = jbd_.running_tid;  // mtime
-  if (handle) handle_stopped();
-  note_dirty_peak();
-  DirtierState& ts = state(task);
-  ts.nr_dirtied += newly_dirty * kPagesPerBlock;
-  if (newly_dirty > 0) ts.last_dirtied = sim_.now();
-  if (ts.nr_dirtied >= ts.nr_dirtied_pause) {
+  in.sync_tid = journal_.running_tid();  // mtime
+  handle.stop();
+  counts_.peak_dirty = std::max(counts_.peak_dirty, cache_.dirty() + cache_.writeback());
+  if (throttle_->dirtied(task, newly_dirty * kPagesPerBlock)) {
     const auto held = in_layer(&task, IoLayer::BalanceDirtyPages);
-    co_await throttle_->balance(task, ts);
+    co_await throttle_->balance(task, *bdis_[0]);
   }
 }
 
 // ---- truncate ----
 
 void Kernel::truncate(FileId file) {
-  Inode& in = inode(file);
+  Inode& in = cache_.inode(file);
   for (std::int64_t b = 0; b < in.max_blocks; ++b) {
     CachedBlock& cb = in.blocks[static_cast<std::size_t>(b)];
     if (cb.has(kDirty)) {
       cache_.clear_dirty(in, b);
-      ++discarded_;
+      ++counts_.discarded;
     }
     // Pages under I/O are freed when it completes (b >= size then).
     if (cb.has(kCached) && !cb.has(kWriteback) && !cb.has(kLocked)) cache_.release(in, b);
@@ -349,13 +275,13 @@ void Kernel::truncate(FileId file) {
   in.ra_window = 0;
   in.writeback_index = 0;
   in.allocated = 0;
-  in.datasync_tid = jbd_.running_tid;
+  in.datasync_tid = journal_.running_tid();
 }
 
 // ---- the host's past ----
 
 void Kernel::access_before_start(FileId file, std::int64_t block, std::int64_t count) {
-  Inode& in = inode(file);
+  Inode& in = cache_.inode(file);
   if (block < 0 || count < 0 || block + count > in.size) {
     throw std::invalid_argument("access_before_start " + in.name + ": blocks outside the file");
   }

@@ -4,16 +4,19 @@
 // per-device flusher threads, writer throttling, ext4's fsync family and one
 // block queue per device (os-disk-model.md sections 2, 3 and 7).
 //
-// The parts, one file each:
-//   page_cache.*      block states, LRU reclaim, meminfo counters
-//   kernel.cpp        files and layout, read (readahead) and write (dirtying)
-//   writeback.cpp     write_pages (write_cache_pages)
-//   bdi_writeback.*   per device: dirty-inode lists, the flusher (wb_writeback), bandwidth, its queue
-//   dirty_throttle.* balance_dirty_pages, one strategy per generation: IO-less (3.2+), writer-writeback (3.0)
+// Kernel is the facade; each part owns its state and is reached by calls:
+//   page_cache.*      block states, LRU reclaim, meminfo counters, page waits
+//   kernel.cpp        files and layout, read (readahead) and its completion, write (dirtying)
+//   writepages.*      write_pages (write_cache_pages as ext4_da_writepages) and its completion
+//   bio_pool.h        the bios the page cache builds
+//   bdi_writeback.*   per device: dirty-inode lists, the flusher (wb_writeback), bandwidth, iostat, its queue
+//   dirty_throttle.*  the dirty limits and balance_dirty_pages, one strategy per generation: IO-less (3.2+),
+//                     writer-writeback (3.0)
 //   fsync.cpp         fsync, fdatasync, sync_file_range, fadvise
-//   journal.cpp       ext4's jbd2 journal: handles, kjournald2, the commit (jbd2.h)
-//   kernel_metrics.cpp system.csv columns, summary, the page conservation check
-//   block_queue.*, elevator_*  the block layer
+//   jbd2.*            ext4's jbd2 journal: handles, kjournald2, the commit
+//   kernel_metrics.cpp system.csv columns and the summary, collected from the parts; the page conservation check
+//   power_loss.cpp    what a power loss takes: the page cache's RAM and the devices' volatile caches
+//   block_queue.*, elevator_*, md_raid1.*  the block layer
 //
 // Layout: each volume's files occupy consecutive extents of their device in
 // creation order (room for max_blocks each); the data device starts with a
@@ -30,6 +33,7 @@
 
 #include "models/disk/device.h"
 #include "models/os/bdi_writeback.h"
+#include "models/os/bio_pool.h"
 #include "models/os/block_queue.h"
 #include "models/os/dirty_limits.h"
 #include "models/os/dirty_throttle.h"
@@ -39,6 +43,7 @@
 #include "models/os/kernel_report.h"
 #include "models/os/os_config.h"
 #include "models/os/page_cache.h"
+#include "models/os/writepages.h"
 #include "sim/process.h"
 #include "sim/sampler.h"
 #include "sim/simulator.h"
@@ -47,25 +52,21 @@
 
 namespace ckptsim::os {
 
-struct Memory {
-  sim::Bytes ram = 16 * sim::kGiB;
-  sim::Bytes shared_memory = 0;  // shared_buffers etc.: anon/shmem, never reclaimed
+// What the kernel counts of its own system calls (the run's summary).
+struct SyscallCounts {
+  std::int64_t dirtied = 0, discarded = 0;  // blocks: dirtied by write(2), dropped dirty by truncate
+  std::int64_t read_hits = 0, read_misses = 0, readahead_blocks = 0;
+  std::int64_t peak_dirty = 0;              // blocks, Dirty + Writeback
+  std::int64_t fsyncs = 0;
+  sim::Duration fsync_time = 0, fsync_max = 0;
+  std::int64_t sync_file_ranges = 0;
 };
 
-// Whether block `b` of the bio's file continues `bio` within the queue's
-// request size limit (bio_add_page), so it rides in the same bio.
-inline bool extends(const Bio* bio, std::int64_t b, const BlockDevice& q) {
-  return bio != nullptr && bio->first_block + bio->bytes / kBlockBytes == b &&
-         bio->bytes / 512 + kSectorsPerBlock <= q.max_sectors();
-}
-
-class Kernel final : public FileSystem, private BioOwner, private WritebackHost, private ThrottleHost {
+class Kernel final : public FileSystem, private BioOwner {
  public:
   Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory, disk::Device& data_device,
          disk::Device* wal_device /* nullptr: WAL on the data device */, std::uint64_t seed);
   ~Kernel() override;
-  Kernel(const Kernel&) = delete;
-  Kernel& operator=(const Kernel&) = delete;
 
   // FileSystem
   OsTask& new_task(std::string name) override;
@@ -84,6 +85,7 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
 
   // system.csv: dirty_mb, writeback_mb, then iostat -x per device (data_, wal_).
   void add_system_columns(sim::Table& system);
+  // The parts' figures of the run, collected.
   KernelReport report() const;
   // Page conservation: every page dirtied is clean on the device, still dirty,
   // under writeback, or was dropped by truncate; the counters agree with the
@@ -91,20 +93,16 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
   bool check_accounting(std::string* why) const;
 
   // For tests and reports.
-  DirtyLimits dirty_limits() const override;
-  std::int64_t dirty_pages() const override { return cache_.dirty() * kPagesPerBlock; }
-  std::int64_t writeback_pages() const override { return cache_.writeback() * kPagesPerBlock; }
+  DirtyLimits dirty_limits() const { return throttle_->limits(); }
+  std::int64_t dirty_pages() const { return cache_.dirty() * kPagesPerBlock; }
+  std::int64_t writeback_pages() const { return cache_.writeback() * kPagesPerBlock; }
   std::int64_t cached_pages() const { return cache_.cached() * kPagesPerBlock; }
   std::int64_t page_cache_capacity_pages() const { return cache_.capacity() * kPagesPerBlock; }
   // mincore(2) / fincore over blocks [block, block + count) of a file: how many are cached.
   std::int64_t cached_blocks(FileId file, std::int64_t block, std::int64_t count) const;
-  const Jbd2State& journal() const { return jbd_; }
-  std::int64_t pages_written(WbReason reason) const {
-    return wb_started_[static_cast<std::size_t>(reason)] * kPagesPerBlock;
-  }
-  std::int64_t peak_dirty_pages() const { return peak_dirty_ * kPagesPerBlock; }  // Dirty + Writeback
-  std::int64_t throttle_pauses() const { return throttle_->pauses(); }
-  sim::Duration throttle_max_pause() const { return throttle_->max_pause(); }
+  const Jbd2Journal& journal() const { return journal_; }
+  const DirtyThrottle& throttle() const { return *throttle_; }
+  std::int64_t pages_written(WbReason reason) const { return writepages_.blocks_started(reason) * kPagesPerBlock; }
   BlockDevice& queue(Volume volume) { return bdis_[bdi_of(volume)]->queue(); }
   const BlockDevice& queue(Volume volume) const { return bdis_[bdi_of(volume)]->queue(); }
   // The volume's md array when it is layered as Linux 3.x does (os.md_layering "raid1d"), else null.
@@ -114,103 +112,33 @@ class Kernel final : public FileSystem, private BioOwner, private WritebackHost,
     }
     return nullptr;
   }
-  bool wal_has_own_device() const { return bdis_.size() > 1; }
-  double write_bandwidth_mb_s(Volume volume) const;
 
  private:
-  // A small synchronous write of the journal, with its own completion.
-  struct JournalIo final : BioOwner {
-    explicit JournalIo(sim::Simulator& sim) : done(sim) {}
-    void bio_done(Bio&) override { done.set(); }
-    sim::Event done;
-  };
-
   // A request queue over `device`, or md with per-member queues and a raid1d task.
   std::unique_ptr<BlockDevice> make_block_device(disk::Device& device, Scheduler scheduler, std::string name);
   int bdi_of(Volume volume) const { return volume == Volume::Wal && bdis_.size() > 1 ? 1 : 0; }
-  Inode& inode(FileId file) { return cache_.inode(file); }
-  DirtierState& state(const OsTask& task) { return task_states_[static_cast<std::size_t>(task.pid)]; }
-  MemoryPages memory_pages() const;
-  Bio& get_bio();
-  void put_bio(Bio& bio);
+  BdiWriteback& bdi(const Inode& inode) { return *bdis_[static_cast<std::size_t>(inode.bdi)]; }
+
+  // kernel.cpp: a read's completion (mpage_end_io), and the read and write paths' helpers.
   void bio_done(Bio& bio) override;
   void bio_dispatched(Bio& bio) override;
-
-  // Where a task's time in the kernel goes (io_layer.h); pid 0, the kernel's
-  // own threads, keeps no clock.
-  OsTask* task_of(int pid) { return pid > 0 ? &tasks_[static_cast<std::size_t>(pid - 1)] : nullptr; }
-  static sim::StateClock<IoLayer>* layers_of(OsTask* task) { return task != nullptr ? &task->io_layers : nullptr; }
-  static sim::StateScope<IoLayer> in_layer(OsTask* task, IoLayer layer) { return {layers_of(task), layer}; }
-  // A wait for this inode's writeback: queued while any of it is not yet at the device.
-  static IoLayer writeback_layer(const Inode& inode) {
-    return inode.nr_writeback > inode.nr_writeback_at_device ? IoLayer::Scheduler : IoLayer::Device;
-  }
-
-  // kernel.cpp
   sim::Task<bool> allocate_block(OsTask* task, Inode& inode, std::int64_t b);
-  sim::Task<> wait_on_block(OsTask* task, Inode& inode, std::int64_t b, std::uint8_t flag);
-  void writeback_started(Inode& inode);
   void mark_inode_dirty(Inode& inode);
-  void note_dirty_peak();
-
-  // writeback.cpp (WritebackHost)
-  sim::Task<std::int64_t> write_pages(Inode& inode, const WritebackControl& wbc, Plug& plug) override;
-  bool over_bground_thresh() const override;
-
-  // dirty_throttle.cpp
-
   // fsync.cpp
   sim::Task<> sync_inode(OsTask& task, Inode& inode, bool datasync);
 
-  // journal.cpp
-  // Whether writes to this inode go through the data volume's journal.
-  bool journaled(const Inode& in) const { return config_.journal_commit_bytes > 0 && in.bdi == 0; }
-  sim::Task<> wait_transaction_unlocked(OsTask* task);
-  void handle_started();
-  void handle_stopped();
-  bool start_commit(std::uint64_t tid);
-  sim::Task<> wait_commit(OsTask& task, std::uint64_t tid);
-  void commit_timer_fired();
-  sim::Process kjournald2();
-  sim::Task<> commit_transaction();
-  sim::Task<> commit_for_sync(OsTask& task, Inode& in, bool datasync);
-
   sim::Simulator& sim_;
   const OsConfig config_;  // a copy: callers may pass a temporary
-  Memory memory_;
   PageCache cache_;
   std::deque<OsTask> tasks_;
-  std::vector<DirtierState> task_states_;
+  std::unique_ptr<DirtyThrottle> throttle_;  // the dirty limits, balance_dirty_pages of this kernel generation
   std::vector<std::unique_ptr<BdiWriteback>> bdis_;  // data device, then the WAL device if it has one
   std::vector<MdRaid1*> mds_;                         // md arrays among them
-  std::unique_ptr<DirtyThrottle> throttle_;  // balance_dirty_pages of this kernel generation
   std::array<sim::Bytes, 2> next_extent_ = {0, 0};  // per volume, in sectors
-
-  std::vector<std::unique_ptr<Bio>> bio_store_;
-  BioList free_bios_;
-
-  // ext4 / jbd2
-  Jbd2State jbd_;
-  sim::Timer commit_timer_;
-  OsTask* journal_task_ = nullptr;  // kjournald2
-  JournalIo journal_io_;
-  std::int64_t journal_commits_ = 0;
-  std::int64_t journal_sectors_ = 0;  // written by commits (not page-cache pages)
-
-  // Accounting, in blocks.
-  std::int64_t dirtied_ = 0;
-  std::int64_t discarded_ = 0;
-  std::array<std::int64_t, static_cast<std::size_t>(WbReason::Count)> wb_started_{};
-  std::int64_t wb_done_ = 0;
-  std::int64_t read_hits_ = 0, read_misses_ = 0, readahead_blocks_ = 0;
-  std::int64_t peak_dirty_ = 0;
-  std::int64_t fsyncs_ = 0;
-  sim::Duration fsync_time_ = 0, fsync_max_ = 0;
-  std::int64_t sync_file_ranges_ = 0;
-
-  // Metrics: the previous snapshot of each device's counters.
-  std::vector<DiskStats> last_stats_;
-  sim::Time last_sample_ = 0;
+  BioPool bios_;
+  Writepages writepages_;
+  Jbd2Journal journal_;  // ext4's, on the data volume
+  SyscallCounts counts_;
 };
 
 }  // namespace ckptsim::os

@@ -189,4 +189,21 @@ bool PageCache::check(std::string* why) const {
   return true;
 }
 
+sim::Task<> wait_on_page_bit(PageCache& cache, OsTask* task, Inode& in, std::int64_t b, std::uint8_t flag) {
+  const CachedBlock& cb = in.blocks[static_cast<std::size_t>(b)];
+  while (cb.has(flag)) {
+    const auto held = in_layer(task, cb.has(kAtDevice) ? IoLayer::Device : IoLayer::Scheduler);
+    co_await cache.waitqueue(in.id, b).wait();
+  }
+}
+
+// A wait for this inode's writeback: queued while any of it is not yet at the device.
+sim::Task<> wait_on_writeback(OsTask& task, Inode& in) {
+  while (in.nr_writeback > 0) {
+    const auto held =
+        in_layer(&task, in.nr_writeback > in.nr_writeback_at_device ? IoLayer::Scheduler : IoLayer::Device);
+    co_await in.writeback_wait.wait();
+  }
+}
+
 }  // namespace ckptsim::os

@@ -34,6 +34,7 @@
 
 #include "models/os/file_system.h"
 #include "sim/condition.h"
+#include "sim/process.h"
 #include "sim/simulator.h"
 
 namespace ckptsim::os {
@@ -100,10 +101,8 @@ struct Inode {
   std::uint64_t sync_tid = 0;
   std::uint64_t datasync_tid = 0;
   // Delayed allocation: blocks from here on were written but have no disk
-  // blocks yet; writeback allocates them. Nonzero ordered_tid: filed on that
-  // transaction's ordered-data list.
+  // blocks yet; writeback allocates them.
   std::int64_t allocated = 0;
-  std::uint64_t ordered_tid = 0;
 
   // Readahead (struct file_ra_state), one per file: the next block of a
   // sequential stream and the current window.
@@ -111,6 +110,11 @@ struct Inode {
   std::int64_t ra_window = 0;
 
   std::int64_t sector_of(std::int64_t block) const { return first_sector + block * kSectorsPerBlock; }
+  // What a power loss takes from RAM: a dirty block, or one in flight (PG_writeback: torn or missing).
+  bool lost_with_ram(std::int64_t b) const {
+    const CachedBlock& block = blocks[static_cast<std::size_t>(b)];
+    return block.has(kDirty) || block.has(kWriteback);
+  }
   bool is_dirty_block(std::int64_t b) const {
     return (dirty_bits[static_cast<std::size_t>(b >> 6)] >> (b & 63)) & 1U;
   }
@@ -215,5 +219,11 @@ class PageCache {
   std::vector<std::unique_ptr<sim::Condition>> waitqueues_;
   sim::Condition reclaimable_wait_;
 };
+
+// wait_on_page_locked / wait_on_page_writeback: until the block's `flag`
+// clears, in the layer of its I/O (a null task keeps no clock).
+sim::Task<> wait_on_page_bit(PageCache& cache, OsTask* task, Inode& inode, std::int64_t b, std::uint8_t flag);
+// filemap_fdatawait: until none of the inode's blocks is under writeback.
+sim::Task<> wait_on_writeback(OsTask& task, Inode& inode);
 
 }  // namespace ckptsim::os

@@ -12,31 +12,37 @@
 
 namespace ckptsim::os {
 
-std::vector<std::int64_t> Kernel::unstable_blocks(FileId file, std::int64_t from, std::int64_t to) const {
-  const Inode& ino = cache_.inode(file);
-  to = std::min(to, ino.max_blocks);
-
-  // The device's volatile ranges, as this file's block ranges [first, last).
+namespace {
+// What a power loss takes from the device: the ranges its volatile cache
+// holds, as the file's block ranges [first, last), sorted.
+std::vector<std::pair<std::int64_t, std::int64_t>> volatile_blocks(const disk::Device& device, const Inode& ino) {
   std::vector<disk::SectorRange> ranges;
-  bdis_[static_cast<std::size_t>(ino.bdi)]->queue().device().volatile_ranges(ranges);
-  std::vector<std::pair<std::int64_t, std::int64_t>> volatile_blocks;
+  device.volatile_ranges(ranges);
+  std::vector<std::pair<std::int64_t, std::int64_t>> blocks;
   const std::int64_t file_end = ino.sector_of(ino.max_blocks);
   for (const disk::SectorRange& r : ranges) {
     const std::int64_t lo = std::max(r.sector, ino.first_sector), hi = std::min(r.sector + r.sectors, file_end);
     if (lo >= hi) continue;
-    volatile_blocks.emplace_back((lo - ino.first_sector) / kSectorsPerBlock,
-                                 (hi - ino.first_sector + kSectorsPerBlock - 1) / kSectorsPerBlock);
+    blocks.emplace_back((lo - ino.first_sector) / kSectorsPerBlock,
+                        (hi - ino.first_sector + kSectorsPerBlock - 1) / kSectorsPerBlock);
   }
-  std::sort(volatile_blocks.begin(), volatile_blocks.end());
+  std::sort(blocks.begin(), blocks.end());
+  return blocks;
+}
+}  // namespace
 
+// The parts' losses together: the device's volatile cache and the page cache's RAM.
+std::vector<std::int64_t> Kernel::unstable_blocks(FileId file, std::int64_t from, std::int64_t to) const {
+  const Inode& ino = cache_.inode(file);
+  to = std::min(to, ino.max_blocks);
+  const auto volatile_ranges = volatile_blocks(bdis_[static_cast<std::size_t>(ino.bdi)]->queue().device(), ino);
   std::vector<std::int64_t> unstable;
-  auto next_range = volatile_blocks.begin();
+  auto next_range = volatile_ranges.begin();
   for (std::int64_t b = std::max<std::int64_t>(from, 0); b < to; ++b) {
-    while (next_range != volatile_blocks.end() && next_range->second <= b) ++next_range;
+    while (next_range != volatile_ranges.end() && next_range->second <= b) ++next_range;
     bool in_volatile = false;
-    for (auto r = next_range; r != volatile_blocks.end() && r->first <= b; ++r) in_volatile |= b < r->second;
-    const CachedBlock& blk = ino.blocks[static_cast<std::size_t>(b)];
-    if (in_volatile || blk.has(kDirty) || blk.has(kWriteback)) unstable.push_back(b);
+    for (auto r = next_range; r != volatile_ranges.end() && r->first <= b; ++r) in_volatile |= b < r->second;
+    if (in_volatile || ino.lost_with_ram(b)) unstable.push_back(b);
   }
   return unstable;
 }

@@ -89,7 +89,7 @@ TEST_CASE("a writer faster than the device is held in balance_dirty_pages; an fs
   const sim::Duration took = m.run([&]() -> sim::Task<> {
     for (std::int64_t b = 0; b < 60000; ++b) co_await m.kernel.write(writer, f, b);
   });
-  CHECK(m.kernel.throttle_pauses() > 0);
+  CHECK(m.kernel.throttle().pauses() > 0);
   CHECK(layer(writer, IoLayer::BalanceDirtyPages) > took / 2);
   CHECK(named(writer) == took);
   // 2000 scattered blocks through 4 request slots.

@@ -56,11 +56,11 @@ TEST_CASE("a write(2) during T_LOCKED waits for a handle that writepages holds w
       // bio gets a slot (one command, <= 50 ms); the writer waits that long, and no more.
       CHECK(waited > 0);
       CHECK(waited <= 50 * kMs);
-      CHECK(m.kernel.journal().locked_max > 0);
-      CHECK(m.kernel.journal().handle_waits >= 1);
+      CHECK(m.kernel.journal().report().locked_max > 0);
+      CHECK(m.kernel.journal().report().handle_waits >= 1);
     } else {
       CHECK(waited == 0);
-      CHECK(m.kernel.journal().locked_max == 0);
+      CHECK(m.kernel.journal().report().locked_max == 0);
     }
     CHECK(m.kernel.report().journal_commits >= 1);
   }
@@ -94,7 +94,7 @@ TEST_CASE("a write to a page under writeback waits for it, holding its handle: a
   // The unrelated write waited for the commit's lock until that handle was stopped.
   CHECK(other_done >= rewrite_done);
   CHECK(other.io_layers.total(IoLayer::Journal) >= 800 * kMs);
-  CHECK(m.kernel.journal().locked_max >= 900 * kMs);
+  CHECK(m.kernel.journal().report().locked_max >= 900 * kMs);
   // Without stable pages the rewrite does not wait, and neither does anyone else.
   c.stable_pages = false;
   Machine n(c, kSmall, FakeDeviceConfig{.queue_depth = 1, .fixed = 2 * sim::kSecond});

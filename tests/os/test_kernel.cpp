@@ -138,9 +138,9 @@ TEST_CASE("a writer faster than the device settles near the limit, is paused, an
     CHECK(done);
     const double settled = late_sum / late_n;
     MESSAGE(std::string(kernel), ": T ", l.thresh, " B ", l.background, " settled ", settled, " max ", max_dirty, " pauses ",
-            m.kernel.throttle_pauses(), " max pause ms ", sim::to_millis(m.kernel.throttle_max_pause()));
-    CHECK(m.kernel.throttle_pauses() > 0);
-    CHECK(m.kernel.throttle_max_pause() <= 200 * sim::kMillisecond);
+            m.kernel.throttle().pauses(), " max pause ms ", sim::to_millis(m.kernel.throttle().max_pause()));
+    CHECK(m.kernel.throttle().pauses() > 0);
+    CHECK(m.kernel.throttle().max_pause() <= 200 * sim::kMillisecond);
     if (std::string(kernel) == "linux-3.0") {
       // Checked every ratelimit_pages (1024 at 1 GiB), 8 once over T: the
       // overshoot is at most one ratelimit, as with 3.0's per-CPU counters.
