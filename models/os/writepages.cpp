@@ -25,7 +25,7 @@ struct Writepages::Pass {
   std::int64_t budget;
   std::int64_t written = 0;
   Bio* bio = nullptr;
-  Jbd2Journal::Handle handle;
+  Jbd2Journal::Handle handle{};
 };
 
 Writepages::Pass Writepages::start_pass(Inode& in, const WritebackControl& wbc, Plug& plug) {
