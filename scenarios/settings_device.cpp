@@ -2,7 +2,7 @@
 //
 // A storage device, from its preset file (scenarios/presets/device/NAME.json):
 // one HDD or SSD (kind), mirrors, an optional battery-backed controller cache,
-// and the parameters of the models in models/disk (os-disk-model.md 4-6).
+// and the parameters of the models in models/disk (docs/reference/os-disk-model.md 4-6).
 // Rates are bytes per second: "150MB" is 150 MiB/s.
 #include "scenarios/settings.h"
 

@@ -1,7 +1,7 @@
 // models/disk/controller_cache.h
 //
 // A hardware RAID controller's battery-backed write-back cache (BBWC) in
-// front of its disks (os-disk-model.md section 6, "raid1-hdd-7200-bbwc"), as
+// front of its disks (docs/reference/os-disk-model.md section 6, "raid1-hdd-7200-bbwc"), as
 // on the LSI / PERC / Smart Array cards of 2012-era database servers.
 //
 // The cache is non-volatile (a battery keeps it), so the controller reports

@@ -8,7 +8,7 @@
 // cache (controller_cache > 0).
 //
 // Rates are bytes per second ("150MB" in a preset is 150 MiB/s). Defaults are
-// the hdd-7200-sata preset's (os-disk-model.md 4.7) and the ssd-sata one's
+// the hdd-7200-sata preset's (docs/reference/os-disk-model.md 4.7) and the ssd-sata one's
 // (5.5) for the flash parameters.
 #pragma once
 
@@ -52,7 +52,7 @@ struct DeviceConfig {
   std::int64_t queue_depth = 31;                     // NCQ tags usable, SAS queue depth, NVMe queue size
   sim::Bytes link_rate = 300 * sim::kMiB;            // per second: SATA 3 Gb/s ~ 300 MB/s
 
-  // HDD (os-disk-model.md 4.1-4.5).
+  // HDD (docs/reference/os-disk-model.md 4.1-4.5).
   sim::Duration command_overhead = 150 * sim::kMicrosecond;  // firmware time per command (t_cmd)
   sim::Duration command_setup = 0;                   // per command and destage, never overlapped (hdd.h)
   std::int64_t rpm = 7200;
@@ -73,7 +73,7 @@ struct DeviceConfig {
   DestageOrder destage_order = DestageOrder::Positioning;
   sim::Bytes read_segment = 2 * sim::kMiB;           // read-ahead after a media read, while idle
 
-  // SSD (os-disk-model.md 5.1-5.4).
+  // SSD (docs/reference/os-disk-model.md 5.1-5.4).
   std::int64_t channels = 8;
   std::int64_t dies_per_channel = 4;
   std::int64_t planes = 2;                           // a program moves planes x flash_page at once

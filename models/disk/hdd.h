@@ -2,7 +2,7 @@
 //
 // A hard disk drive: one arm over a spinning stack of platters, a command
 // queue the firmware reorders, and an optional volatile write-back cache
-// (os-disk-model.md 4.1-4.5; DiskSim's mech_g1 / disk modules, Ruemmler and
+// (docs/reference/os-disk-model.md 4.1-4.5; DiskSim's mech_g1 / disk modules, Ruemmler and
 // Wilkes 1994).
 //
 // Servicing a media command: firmware overhead (t_cmd; a command becomes

@@ -1,7 +1,7 @@
 // models/disk/hdd_geometry.h
 //
 // Where a byte lies on a zoned-recording disk, and how fast the media under
-// the head passes (os-disk-model.md 4.1).
+// the head passes (docs/reference/os-disk-model.md 4.1).
 //
 // Tracks are numbered outer to inner in LBA order (serpentine details
 // collapsed). Recording density is constant along the radius, so bytes per

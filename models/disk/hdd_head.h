@@ -3,7 +3,7 @@
 // Where a drive's head is and what it costs to put it over a sector: the
 // arm (seek over the cylinder distance, Lee's curve in seek_curve.h, or a
 // head switch), write settle, and the spindle's rotational wait
-// (os-disk-model.md 4.1-4.3; DiskSim's mech_g1 seek and latency, Ruemmler
+// (docs/reference/os-disk-model.md 4.1-4.3; DiskSim's mech_g1 seek and latency, Ruemmler
 // and Wilkes 1994).
 //
 // The spindle's angle is a function of time and a random initial phase; the

@@ -1,6 +1,6 @@
 // models/disk/hdd_readahead.h
 //
-// A drive's read-ahead into its read segment (os-disk-model.md 4.4;
+// A drive's read-ahead into its read segment (docs/reference/os-disk-model.md 4.4;
 // DiskSim's cache "prefetch" on reads): after a media read the head keeps
 // reading consecutive sectors, up to read_segment past the read, for as long
 // as no other operation takes the mechanism. A read inside what has been

@@ -1,6 +1,6 @@
 // models/disk/hdd_write_cache.h
 //
-// The dirty side of a drive's write-back cache (WCE = 1, os-disk-model.md
+// The dirty side of a drive's write-back cache (WCE = 1, docs/reference/os-disk-model.md
 // 4.5): host writes accepted before they reach the platters, kept as extents
 // until the mechanism destages them.
 //

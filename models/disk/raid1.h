@@ -1,6 +1,6 @@
 // models/disk/raid1.h
 //
-// Linux md RAID1 over identical members (drivers/md/raid1.c; os-disk-model.md
+// Linux md RAID1 over identical members (drivers/md/raid1.c; docs/reference/os-disk-model.md
 // section 6), seen by the block layer as one device.
 //
 // Writes are cloned to every member and complete when the slowest clone

@@ -2,7 +2,7 @@
 //
 // The time an HDD's arm takes to move a given number of cylinders, from the
 // three figures a datasheet gives: single-cylinder, average and full-stroke
-// seek (os-disk-model.md 4.2).
+// seek (docs/reference/os-disk-model.md 4.2).
 //
 // Lee's 3-point curve (E. K. Lee and R. H. Katz 1993, DiskSim's "curve" seek
 // type):

@@ -1,7 +1,7 @@
 // models/disk/ssd.h
 //
 // A flash SSD as a set of independent flash units (channels x dies) behind a
-// controller with a DRAM write buffer (os-disk-model.md 5.1-5.4, reduced
+// controller with a DRAM write buffer (docs/reference/os-disk-model.md 5.1-5.4, reduced
 // from MQSim / SimpleSSD).
 //
 // Every resource is a FIFO calendar (the time it is next free), reserved in

@@ -2,7 +2,7 @@
 //
 // Steady-state write amplification of an SSD under uniform random
 // overwrites with greedy garbage collection, as a function of
-// over-provisioning rho = spare / user capacity (os-disk-model.md 5.3).
+// over-provisioning rho = spare / user capacity (docs/reference/os-disk-model.md 5.3).
 //
 // Xiang and Kurkoski (2012): WA = alpha / (alpha + W0(-alpha e^-alpha)),
 // alpha = 1 + rho, with W0 the principal branch of Lambert's W. It tracks

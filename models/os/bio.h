@@ -9,7 +9,7 @@
 //   as one bio and grows by back / front merges up to max_sectors_kb. It
 //   holds a slot of the request pool from allocation to completion.
 //
-// Sync class (section 3.2 of os-disk-model.md) decides the legacy pool and
+// Sync class (section 3.2 of docs/reference/os-disk-model.md) decides the legacy pool and
 // the CFQ queue: reads, fsync writes, sync_file_range on < 4.4 and journal
 // writes are sync; flusher writeback is async.
 //

@@ -2,7 +2,7 @@
 //
 // Linux under PostgreSQL: the FileSystem seam implemented by a page cache,
 // per-device flusher threads, writer throttling, ext4's fsync family and one
-// block queue per device (os-disk-model.md sections 2, 3 and 7).
+// block queue per device (docs/reference/os-disk-model.md sections 2, 3 and 7).
 //
 // Kernel is the facade; each part owns its state and is reached by calls:
 //   page_cache.*      block states, LRU reclaim, meminfo counters, page waits

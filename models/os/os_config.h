@@ -68,7 +68,7 @@ struct OsConfig {
   // the processes' private memory (shared_buffers is given separately).
   sim::Bytes reserved_memory = 512 * sim::kMiB;
 
-  // --- behaviour switches of a kernel generation (os-disk-model.md section 1) ---
+  // --- behaviour switches of a kernel generation (docs/reference/os-disk-model.md section 1) ---
   // Anon/shmem (shared_buffers) counts as dirtyable memory (swap on, < 3.14).
   bool dirtyable_anon = false;
   // Zone high watermarks are subtracted from dirtyable memory (3.3+).

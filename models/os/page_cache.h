@@ -11,7 +11,7 @@
 // writeback (dirtied_when, writeback_index, I_SYNC, list membership).
 //
 // Reclaim: clean blocks sit on two intrusive LRU lists, inactive and active,
-// as in 2.6.28+ (2.9 of os-disk-model.md): a new block enters inactive; a
+// as in 2.6.28+ (2.9 of docs/reference/os-disk-model.md): a new block enters inactive; a
 // second reference while inactive promotes it; the reclaimer frees from the
 // inactive tail, giving referenced blocks a second chance on the active list,
 // and refills inactive from the active tail when it runs dry. Only clean,

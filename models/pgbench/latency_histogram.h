@@ -2,7 +2,7 @@
 //
 // Latency percentiles per progress interval (p50 / p90 / p99 / max) and over
 // the whole run (p50 / p90 / p99 / p99.9 in summary.json), which pgbench
-// itself does not print but users ask for (see formats.md, 2.4).
+// itself does not print but users ask for (see docs/reference/formats.md, 2.4).
 // HdrHistogram's layout with 6 bits of sub-bucket precision: 64 linear
 // buckets per power of two, from 1 µs to about 10^5 s. A latency is counted
 // in whole µs; a percentile (the smallest value with at least p % of the

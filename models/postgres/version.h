@@ -1,7 +1,7 @@
 // models/postgres/version.h
 //
 // What changed between releases on the write path, as switches read by the
-// models (postgres-model.md 7.4). A release is a PG_VERSION_NUM-like number
+// models (docs/reference/postgres-model.md 7.4). A release is a PG_VERSION_NUM-like number
 // (90000 for 9.0, 90600 for 9.6, 150000 for 15), parsed once from
 // postgres.version. Settings that merely changed their default (cct 0.9 in
 // 14, log_checkpoints on in 15) live in the preset files, not here.

@@ -1,4 +1,4 @@
-// E1 small with 1 client (seed-experiments.md), shortened to 10 minutes after
+// E1 small with 1 client (docs/reference/seed-experiments.md), shortened to 10 minutes after
 // a 2-minute warmup, which still holds several checkpoints: the shape of the
 // sort x flush grid as the simulator gives it today. It guards what the model
 // reaches (sort+flush best and flat; both sorted points above both unsorted

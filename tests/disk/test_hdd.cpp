@@ -1,6 +1,6 @@
 // tests/disk/test_hdd.cpp
 //
-// The HDD model against the calibration targets of os-disk-model.md 4.7,
+// The HDD model against the calibration targets of docs/reference/os-disk-model.md 4.7,
 // driven by the raw-device fio (no block layer).
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // tests/disk/test_raid1.cpp
 //
-// md RAID1 over two hdd-7200-sata members (os-disk-model.md section 6 and
+// md RAID1 over two hdd-7200-sata members (docs/reference/os-disk-model.md section 6 and
 // check 8.4.7): writes cost one member, reads spread over both.
 #include <doctest/doctest.h>
 

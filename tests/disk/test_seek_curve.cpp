@@ -47,7 +47,7 @@ TEST_CASE("Lee's 3-point curve: t(1) = single, t(N) = full, mean over random pai
 }
 
 TEST_CASE("the 7200 rpm preset's curve has the reference's coefficients") {
-  // os-disk-model.md 4.7: a = 0.0250, b = 2.47e-5 for 0.9 / 8.5 / 17 ms over 200 000 cylinders.
+  // docs/reference/os-disk-model.md 4.7: a = 0.0250, b = 2.47e-5 for 0.9 / 8.5 / 17 ms over 200 000 cylinders.
   const SeekCurve curve(900 * sim::kMicrosecond, 8500 * sim::kMicrosecond, 17 * sim::kMillisecond, 200000);
   const double a = (curve.millis(10001) - curve.millis(1) - 2.47e-5 * 10000) / 100;
   CHECK(a == doctest::Approx(0.0250).epsilon(0.01));
@@ -65,7 +65,7 @@ TEST_CASE("figures that make Lee's coefficients negative fall back to the two-pa
 }
 
 TEST_CASE("steady-state write amplification follows Xiang and Kurkoski") {
-  // os-disk-model.md 5.3: rho 0.07 -> ~7.6, 0.20 -> ~3.2, 0.28 -> ~2.5, 0.30 -> 2.36.
+  // docs/reference/os-disk-model.md 5.3: rho 0.07 -> ~7.6, 0.20 -> ~3.2, 0.28 -> ~2.5, 0.30 -> 2.36.
   // (The formula itself gives 7.82 at 0.07: the reference's figure is rounded.)
   CHECK(steady_state_write_amplification(0.07) == doctest::Approx(7.6).epsilon(0.04));
   CHECK(steady_state_write_amplification(0.20) == doctest::Approx(3.2).epsilon(0.02));

@@ -1,6 +1,6 @@
 // tests/disk/test_ssd.cpp
 //
-// The SSD model against the datasheet figures of os-disk-model.md 5.5.
+// The SSD model against the datasheet figures of docs/reference/os-disk-model.md 5.5.
 #include <doctest/doctest.h>
 
 #include <vector>

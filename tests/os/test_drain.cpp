@@ -16,7 +16,7 @@ using ckptsim::os::testing::profile;
 
 namespace {
 
-// The preset's 100 extents (DeviceConfig's default is os-disk-model.md's 128).
+// The preset's 100 extents (DeviceConfig's default is docs/reference/os-disk-model.md's 128).
 disk::DeviceConfig drive() {
   disk::DeviceConfig c = testing::hdd_7200_sata();
   c.write_cache_extents = 100;

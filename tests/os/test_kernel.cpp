@@ -1,7 +1,7 @@
 // tests/os/test_kernel.cpp
 //
 // The page cache, writeback and the fsync family on a fake device: dirty
-// thresholds per profile (os-disk-model.md 2.2), reads and readahead,
+// thresholds per profile (docs/reference/os-disk-model.md 2.2), reads and readahead,
 // writer throttling, sync_file_range per profile, fsync waits and flushes.
 // Every Machine checks page conservation when it goes away.
 #include <doctest/doctest.h>
