@@ -35,8 +35,7 @@ std::filesystem::path temp_name_for(const std::filesystem::path& path) {
 }
 
 [[noreturn]] void fail(const std::filesystem::path& path, std::string_view what, int err) {
-  throw std::runtime_error(
-      fmt::format("{}: {}: {}", path.string(), what, err != 0 ? std::strerror(err) : "I/O error"));
+  throw std::runtime_error(fmt::format("{}: {}: {}", path.string(), what, err != 0 ? std::strerror(err) : "I/O error"));
 }
 
 void fsync_path(const std::filesystem::path& path, int flags) {

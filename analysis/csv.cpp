@@ -25,9 +25,7 @@ namespace ckptsim::analysis {
 
 namespace {
 
-bool needs_quotes(std::string_view cell) {
-  return cell.find_first_of(",\"\r\n") != std::string_view::npos;
-}
+bool needs_quotes(std::string_view cell) { return cell.find_first_of(",\"\r\n") != std::string_view::npos; }
 
 void write_cell(std::ostream& out, std::string_view cell) {
   if (!needs_quotes(cell)) {
@@ -135,15 +133,13 @@ std::vector<Record> read_checked(std::istream& in, const std::filesystem::path& 
   const std::size_t width = records.front().cells.size();
   for (const Record& r : records) {
     if (r.cells.size() != width) {
-      fail_at(file, r.line,
-              fmt::format("{} cells, expected {} as in the header", r.cells.size(), width));
+      fail_at(file, r.line, fmt::format("{} cells, expected {} as in the header", r.cells.size(), width));
     }
   }
   return records;
 }
 
-double parse_number(const std::filesystem::path& file, int line, std::string_view column,
-                    const std::string& cell) {
+double parse_number(const std::filesystem::path& file, int line, std::string_view column, const std::string& cell) {
   double value = 0;
   const char* end = cell.data() + cell.size();
   const auto [ptr, ec] = std::from_chars(cell.data(), end, value);
@@ -157,7 +153,8 @@ double parse_number(const std::filesystem::path& file, int line, std::string_vie
 constexpr double kMaxTps = 1e9;
 double parse_tps(const std::filesystem::path& file, int line, const std::string& cell) {
   const double tps = parse_number(file, line, "tps", cell);
-  if (tps < 0 || tps > kMaxTps) fail_at(file, line, fmt::format("tps {} is out of range (0 to 1e9)", cell.substr(0, 40)));
+  if (tps < 0 || tps > kMaxTps)
+    fail_at(file, line, fmt::format("tps {} is out of range (0 to 1e9)", cell.substr(0, 40)));
   return tps;
 }
 
@@ -191,8 +188,8 @@ CsvWriter::CsvWriter(std::filesystem::path path, std::vector<std::string> header
 
 void CsvWriter::row(const std::vector<std::string>& cells) {
   if (cells.size() != columns_) {
-    throw std::invalid_argument(fmt::format("{}: row of {} cells, the header has {}",
-                                            file_.path().string(), cells.size(), columns_));
+    throw std::invalid_argument(
+        fmt::format("{}: row of {} cells, the header has {}", file_.path().string(), cells.size(), columns_));
   }
   write_line(cells);
 }
@@ -215,8 +212,7 @@ void CsvWriter::write_line(const std::vector<std::string>& cells) {
 
 std::string format_fixed(double v, int decimals) {
   std::string text = fmt::format("{:.{}f}", v, decimals);
-  if (!text.empty() && text.front() == '-' &&
-      text.find_first_not_of("0.", 1) == std::string::npos) {
+  if (!text.empty() && text.front() == '-' && text.find_first_not_of("0.", 1) == std::string::npos) {
     text.erase(0, 1);
   }
   return text;
@@ -271,8 +267,7 @@ std::vector<double> read_tps_series(const std::filesystem::path& progress_csv, d
   return read_tps_series(in, progress_csv, interval_s);
 }
 
-std::vector<double> read_tps_series(std::istream& in, const std::filesystem::path& progress_csv,
-                                    double interval_s) {
+std::vector<double> read_tps_series(std::istream& in, const std::filesystem::path& progress_csv, double interval_s) {
   const auto records = read_checked(in, progress_csv);
   const Record& header = records.front();
   const int time_col = find_column(progress_csv, header, "time_s");
@@ -322,9 +317,9 @@ ProgressCounts read_progress_counts(std::istream& in, const std::filesystem::pat
       too_many("transactions (tps x interval)");
     }
     previous = t;
-    if (skipped_col >= 0 && __builtin_add_overflow(counts.skipped, parse_count(progress_csv, r.line, "skipped",
-                                                                               cell(skipped_col)),
-                                                   &counts.skipped)) {
+    if (skipped_col >= 0 &&
+        __builtin_add_overflow(counts.skipped, parse_count(progress_csv, r.line, "skipped", cell(skipped_col)),
+                               &counts.skipped)) {
       too_many("skipped transactions");
     }
     if (late_col >= 0 &&

@@ -76,10 +76,8 @@ std::vector<std::string> read_csv_header(std::istream& in, const std::filesystem
 // positive step between consecutive times (counting from 0 to the first).
 // Throws std::runtime_error "<file>:<line>: ..." for a missing column, a value
 // that is not a finite number, a tps outside 0..1e9, a time going backwards or repeated.
-std::vector<double> read_tps_series(const std::filesystem::path& progress_csv,
-                                    double interval_s = 0);
-std::vector<double> read_tps_series(std::istream& in, const std::filesystem::path& name,
-                                    double interval_s = 0);
+std::vector<double> read_tps_series(const std::filesystem::path& progress_csv, double interval_s = 0);
+std::vector<double> read_tps_series(std::istream& in, const std::filesystem::path& name, double interval_s = 0);
 
 // The run's totals in a progress.csv: transactions (tps x interval, row by
 // row) and, when the file has those columns (ckptsim's does), the skipped and

@@ -15,7 +15,7 @@ namespace ckptsim::analysis {
 
 namespace {
 
-constexpr double kEpochAfter = 1e8;                 // a -P time past this is --progress-timestamp's
+constexpr double kEpochAfter = 1e8;                    // a -P time past this is --progress-timestamp's
 constexpr double kInt64Limit = 9223372036854775808.0;  // 2^63
 
 bool parse_double(std::string_view text, double& value) {
@@ -56,9 +56,8 @@ bool holds_progress_line(const std::string& text) {
 bool looks_like_aggregate_line(const std::string& line) {
   const auto words = split_words(line);
   std::int64_t whole = 0;
-  return words.size() >= 6 && std::all_of(words.begin(), words.end(), [&](const std::string& w) {
-           return parse_int(w, whole);
-         });
+  return words.size() >= 6 &&
+         std::all_of(words.begin(), words.end(), [&](const std::string& w) { return parse_int(w, whole); });
 }
 
 PgbenchReadings read_progress_log(std::istream& in, const std::filesystem::path& name, double interval_s) {
@@ -130,8 +129,8 @@ PgbenchReadings read_aggregate_streams(const std::vector<NamedLog>& logs, double
                 fmt::format("{} fields, expected an aggregate log line of 6, 10, 11 or 15 numbers", words.size()));
       }
       if (columns != 0 && words.size() != columns) {
-        fail_at(file, number, fmt::format("{} fields where the logs before have {}: not one run's logs",
-                                          words.size(), columns));
+        fail_at(file, number,
+                fmt::format("{} fields where the logs before have {}: not one run's logs", words.size(), columns));
       }
       columns = words.size();
       std::int64_t start = 0, transactions = 0, skipped = 0;

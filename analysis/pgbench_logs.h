@@ -34,8 +34,8 @@ struct PgbenchReadings {
   double interval_s = 0;           // what the log was written at (-P, --aggregate-interval): most_common_step
   std::int64_t transactions = 0;
   std::int64_t skipped = 0;
-  bool has_skipped = false;  // the file reports skipped transactions (-R with -L)
-  std::string format;        // e.g. "pgbench -P log (15+)"
+  bool has_skipped = false;                             // the file reports skipped transactions (-R with -L)
+  std::string format;                                   // e.g. "pgbench -P log (15+)"
   TimeLabel time_label = TimeLabel::kNearestGridPoint;  // -P lines: kPrintedAfterEnd
 };
 

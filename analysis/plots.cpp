@@ -36,8 +36,8 @@ namespace ckptsim::analysis {
 namespace {
 
 constexpr int kWidth = 1200;
-constexpr int kHeight = 500;       // one tps plot
-constexpr int kPanelHeight = 260;  // one panel of a stacked plot
+constexpr int kHeight = 500;           // one tps plot
+constexpr int kPanelHeight = 260;      // one panel of a stacked plot
 constexpr int kGridPanelHeight = 340;  // one point of a grid's small multiples
 
 // A gnuplot single-quoted string: no escapes are processed except '' for '.
@@ -75,8 +75,7 @@ std::string preamble(std::string_view script, std::string_view what, std::string
 }
 
 std::string terminal(std::string_view kind, int height, std::string_view output) {
-  return fmt::format("set terminal {} size {},{} noenhanced\nset output \"{}\".suffix\n", kind, kWidth, height,
-                     output);
+  return fmt::format("set terminal {} size {},{} noenhanced\nset output \"{}\".suffix\n", kind, kWidth, height, output);
 }
 
 // gnuplot with `folder` as its working directory, set by posix_spawn itself:
@@ -166,8 +165,9 @@ void render(const std::filesystem::path& folder, const std::string& script, cons
     std::error_code ec;
     if (failure.empty()) {
       std::filesystem::rename(temp, folder / name, ec);
-      if (ec) failure = fmt::format("{}: cannot rename {} over it: {}", (folder / name).string(),
-                                    temp.filename().string(), ec.message());
+      if (ec)
+        failure = fmt::format("{}: cannot rename {} over it: {}", (folder / name).string(), temp.filename().string(),
+                              ec.message());
     }
     if (!failure.empty()) std::filesystem::remove(temp, ec);
   }
@@ -180,8 +180,8 @@ bool has(const std::vector<std::string>& header, std::string_view name) {
 
 // The panel of system.csv columns that exist, or nothing.
 std::string system_panel(std::string_view system_csv, const std::vector<std::string>& header,
-                         const std::vector<std::string_view>& wanted,
-                         std::string_view panel_title, std::string_view ylabel) {
+                         const std::vector<std::string_view>& wanted, std::string_view panel_title,
+                         std::string_view ylabel) {
   std::vector<std::string> series;
   for (std::string_view column : wanted) {
     if (has(header, column)) series.push_back(series_of(system_csv, column, column));
@@ -212,7 +212,8 @@ std::string waits_panel(const std::filesystem::path& folder, std::string_view wa
   std::string text = fmt::format(
       "set title 'wait events: average active sessions (Client:ClientRead left out)'\n"
       "set ylabel 'sessions'\nset key outside below horizontal\n"
-      "stats {} using (column(\"time_s\")) every ::0::0 nooutput\niv = STATS_min\nplot ", gp_quote(waits_name));
+      "stats {} using (column(\"time_s\")) every ::0::0 nooutput\niv = STATS_min\nplot ",
+      gp_quote(waits_name));
   std::string sum;
   std::vector<std::string> layers;
   for (const std::string& column : stack) {
@@ -239,12 +240,16 @@ std::string checkpoint_shading(const std::filesystem::path& checkpoints_csv) {
   int object = 0;
   for (const auto& row : ckpts.rows) {
     const std::string to_write = row[write_end].empty() ? "graph 1" : "first " + row[write_end];
-    text += fmt::format("set object {} rect from first {}, graph 0 to {}, graph 1 behind fc rgb '#fde6c4' "
-                        "fs solid 1.0 noborder\n", ++object, row[start], to_write);
+    text += fmt::format(
+        "set object {} rect from first {}, graph 0 to {}, graph 1 behind fc rgb '#fde6c4' "
+        "fs solid 1.0 noborder\n",
+        ++object, row[start], to_write);
     if (!row[write_end].empty()) {  // the sync phase, to the right edge while it still runs
       const std::string to_sync = row[sync_end].empty() ? "graph 1" : "first " + row[sync_end];
-      text += fmt::format("set object {} rect from first {}, graph 0 to {}, graph 1 behind fc rgb '#f4a582' "
-                          "fs solid 1.0 noborder\n", ++object, row[write_end], to_sync);
+      text += fmt::format(
+          "set object {} rect from first {}, graph 0 to {}, graph 1 behind fc rgb '#f4a582' "
+          "fs solid 1.0 noborder\n",
+          ++object, row[write_end], to_sync);
     }
     text += fmt::format("set arrow from first {0}, graph 0 to first {0}, graph 1 nohead dt 2 lc rgb '#b35806'\n",
                         row[start]);
@@ -290,18 +295,21 @@ std::string latency_panel(const std::vector<std::string>& progress_header, const
   std::vector<std::string> series;
   for (std::string_view column : {"latency_p50_ms", "latency_p99_ms", "latency_max_ms"}) {
     if (!has(progress_header, column)) continue;
-    series.push_back(fmt::format("{} using (column(\"time_s\")):(column(\"tps\") > 0 ? "
-                                 "column(\"{}\") : NaN) with linespoints lw 1 pt 7 ps 0.3 title {}",
-                                 gp_quote(progress_name), column, gp_quote(column.substr(8))));
+    series.push_back(
+        fmt::format("{} using (column(\"time_s\")):(column(\"tps\") > 0 ? "
+                    "column(\"{}\") : NaN) with linespoints lw 1 pt 7 ps 0.3 title {}",
+                    gp_quote(progress_name), column, gp_quote(column.substr(8))));
   }
   if (series.empty()) return {};
-  std::string text = "set title 'transaction latency per interval (log scale)'\nset ylabel 'ms'\n"
-                     "set logscale y\nset yrange [*:*]\n";
+  std::string text =
+      "set title 'transaction latency per interval (log scale)'\nset ylabel 'ms'\n"
+      "set logscale y\nset yrange [*:*]\n";
   const auto gaps = empty_intervals(folder / progress_name);
   for (std::size_t i = 0; i < gaps.size(); ++i) {
-    text += fmt::format("set object {} rect from first {}, graph 0 to first {}, graph 0.04 front fc rgb '#d7301f' "
-                        "fs solid 1.0 noborder  # no transaction\n",
-                        kGapObject + i, gaps[i].first, gaps[i].second);
+    text += fmt::format(
+        "set object {} rect from first {}, graph 0 to first {}, graph 0.04 front fc rgb '#d7301f' "
+        "fs solid 1.0 noborder  # no transaction\n",
+        kGapObject + i, gaps[i].first, gaps[i].second);
   }
   if (!gaps.empty()) {
     series.push_back("keyentry with boxes fc rgb '#d7301f' fs solid 1.0 noborder title 'no transaction'");
@@ -332,14 +340,12 @@ std::string plot_run(const std::filesystem::path& run_dir, const std::string& ti
   const auto& progress = table.header;
   for (std::string_view column : {"time_s", "tps"}) {
     if (!has(progress, column)) {
-      throw std::runtime_error(
-          fmt::format("{}:1: no column \"{}\"", (run_dir / names.progress).string(), column));
+      throw std::runtime_error(fmt::format("{}:1: no column \"{}\"", (run_dir / names.progress).string(), column));
     }
   }
   // Nothing to draw is no error of the run: gnuplot would fail on an empty
   // file, or on a latency panel of no value (its log scale has no 0).
-  if (table.rows.empty())
-    return names.progress + " has no interval (the run ended inside its first -P interval)";
+  if (table.rows.empty()) return names.progress + " has no interval (the run ended inside its first -P interval)";
   const std::size_t tps = static_cast<std::size_t>(table.column("tps"));
   if (std::all_of(table.rows.begin(), table.rows.end(),
                   [tps](const auto& row) { return std::strtod(row[tps].c_str(), nullptr) == 0; }))
@@ -355,7 +361,8 @@ std::string plot_run(const std::filesystem::path& run_dir, const std::string& ti
     if (has(header, "time_s")) {
       memory_panel = system_panel(names.system, header, {"dirty_mb", "writeback_mb"}, "page cache", "MB");
       queue_panel = system_panel(names.system, header, {"data_aqu_sz", "wal_aqu_sz"}, "disk queue", "aqu-sz");
-      await_panel = system_panel(names.system, header, {"data_r_await", "data_w_await", "wal_w_await"}, "disk awaits", "ms");
+      await_panel =
+          system_panel(names.system, header, {"data_r_await", "data_w_await", "wal_w_await"}, "disk awaits", "ms");
     }
   }
   const bool system_plot = !latency.empty() || !memory_panel.empty() || !queue_panel.empty() || !wait_panel.empty();
@@ -397,19 +404,22 @@ void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeri
   std::string script =
       preamble(names.script, "tps over time of every point of a grid", fmt::format("{}", fmt::join(outputs, ", ")));
   script += fmt::format("set title {}\n\n", gp_quote(title));
-  script += "# The overlay: each point's tps thin, and bold its exponential moving average over\n"
-            "# ma_span intervals (gnuplot -e 'ma_span=1' " + names.script + " draws the raw lines only).\n"
-            "if (!exists(\"ma_span\")) ma_span = 10\n"
-            "ma_a = ma_span > 1 ? 2.0 / (ma_span + 1) : 1\n"
-            "ema(x) = (ema_v = column(0) == 0 ? x : ma_a * x + (1 - ma_a) * ema_v, ema_v)\n"
-            "set key outside below horizontal\n";
+  script +=
+      "# The overlay: each point's tps thin, and bold its exponential moving average over\n"
+      "# ma_span intervals (gnuplot -e 'ma_span=1' " +
+      names.script +
+      " draws the raw lines only).\n"
+      "if (!exists(\"ma_span\")) ma_span = 10\n"
+      "ma_a = ma_span > 1 ? 2.0 / (ma_span + 1) : 1\n"
+      "ema(x) = (ema_v = column(0) == 0 ? x : ma_a * x + (1 - ma_a) * ema_v, ema_v)\n"
+      "set key outside below horizontal\n";
   script += terminal("pngcairo", kHeight + 40 * static_cast<int>((points.size() + 2) / 3), names.overlay_png);
   script += "plot ";
   for (std::size_t i = 0; i < points.size(); ++i) {
-    script += fmt::format("{}{} using (column(\"time_s\")):(column(\"tps\")) with lines lw 0.5 lc {} notitle, \\\n"
-                          "     {} using (column(\"time_s\")):(ema(column(\"tps\"))) with lines lw 2.5 lc {} title {}",
-                          i > 0 ? ", \\\n     " : "", gp_quote(files[i]), i + 1, gp_quote(files[i]), i + 1,
-                          gp_quote(points[i].title));
+    script += fmt::format(
+        "{}{} using (column(\"time_s\")):(column(\"tps\")) with lines lw 0.5 lc {} notitle, \\\n"
+        "     {} using (column(\"time_s\")):(ema(column(\"tps\"))) with lines lw 2.5 lc {} title {}",
+        i > 0 ? ", \\\n     " : "", gp_quote(files[i]), i + 1, gp_quote(files[i]), i + 1, gp_quote(points[i].title));
   }
   script += "\n\n" + terminal("svg", kHeight + 40 * static_cast<int>((points.size() + 2) / 3), names.overlay_svg);
   script += "replot\nunset output\nset key default\nset key autotitle columnhead\n\n";

@@ -34,8 +34,8 @@
 #pragma once
 
 #include <filesystem>
-#include <string>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "analysis/stability.h"
@@ -60,8 +60,8 @@ struct GridPlotNames {
 };
 
 struct PlotSeries {
-  std::string title;          // legend / panel title, e.g. "sort=on flush=256kB"
-  std::filesystem::path csv;  // that point's progress.csv (its checkpoints.csv beside it shades its panel)
+  std::string title;                   // legend / panel title, e.g. "sort=on flush=256kB"
+  std::filesystem::path csv;           // that point's progress.csv (its checkpoints.csv beside it shades its panel)
   std::optional<Stability> stability;  // for the bar chart; no chart unless every point has one
 };
 

@@ -79,9 +79,10 @@ class LineReader {
   [[noreturn]] void fail(std::string_view what) const { fail_at(file_, number_, what); }
 
   [[noreturn]] void not_the_shape() const {
-    fail(fmt::format("\"{}\" is not a pgbench -P line (expected \"progress: T s, N tps, lat L ms stddev S[, F failed]"
-                     "[, lag G ms][, K skipped][, R retried, T retries]\")",
-                     shown(line_.substr(0, line_.find_last_not_of('\r') + 1), 80)));
+    fail(
+        fmt::format("\"{}\" is not a pgbench -P line (expected \"progress: T s, N tps, lat L ms stddev S[, F failed]"
+                    "[, lag G ms][, K skipped][, R retried, T retries]\")",
+                    shown(line_.substr(0, line_.find_last_not_of('\r') + 1), 80)));
   }
 
  private:

@@ -18,9 +18,8 @@ namespace {
 
 // Display width of UTF-8 text: one column per code point ("±" is two bytes).
 std::size_t display_width(std::string_view text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 std::string pad_left(std::string_view text, std::size_t width) {
@@ -44,8 +43,7 @@ enum class Align { kLeft, kRight };
 
 // Columns separated by two spaces under one section header; labels read best
 // left-aligned, numbers right-aligned.
-Section columns(const std::vector<std::string>& names, const std::vector<std::vector<std::string>>& rows,
-                Align align) {
+Section columns(const std::vector<std::string>& names, const std::vector<std::vector<std::string>>& rows, Align align) {
   std::vector<std::size_t> widths(names.size());
   for (std::size_t c = 0; c < names.size(); ++c) {
     widths[c] = display_width(names[c]);
@@ -69,12 +67,12 @@ std::string whole(double v) { return format_fixed(v, 0); }
 
 }  // namespace
 
-std::string format_report(const std::vector<std::string>& grid_columns,
-                          const std::vector<ReportRow>& rows, double threshold) {
+std::string format_report(const std::vector<std::string>& grid_columns, const std::vector<ReportRow>& rows,
+                          double threshold) {
   for (const ReportRow& r : rows) {
     if (r.values.size() != grid_columns.size()) {
-      throw std::invalid_argument(fmt::format("report row has {} grid values, expected {}",
-                                              r.values.size(), grid_columns.size()));
+      throw std::invalid_argument(
+          fmt::format("report row has {} grid values, expected {}", r.values.size(), grid_columns.size()));
     }
   }
   std::vector<Section> sections;
@@ -164,13 +162,13 @@ void write_summary_csv(const std::filesystem::path& path, const std::vector<std:
   CsvWriter csv(path, std::move(header));
   for (const ReportRow& r : rows) {
     if (r.values.size() != grid_columns.size()) {
-      throw std::invalid_argument(fmt::format("{}: summary row has {} grid values, expected {}",
-                                              path.string(), r.values.size(), grid_columns.size()));
+      throw std::invalid_argument(fmt::format("{}: summary row has {} grid values, expected {}", path.string(),
+                                              r.values.size(), grid_columns.size()));
     }
     const Stability& s = r.stability;
     std::vector<std::string> cells = r.values;
-    for (double v : {s.tps_mean, s.tps_stddev, s.threshold, s.pct_below_threshold, s.tps_min, s.tps_q1,
-                     s.tps_median, s.tps_q3, s.tps_max, s.skipped_pct, s.late_pct}) {
+    for (double v : {s.tps_mean, s.tps_stddev, s.threshold, s.pct_below_threshold, s.tps_min, s.tps_q1, s.tps_median,
+                     s.tps_q3, s.tps_max, s.skipped_pct, s.late_pct}) {
       cells.push_back(format_fixed(v, 3));
     }
     csv.row(cells);

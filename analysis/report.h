@@ -30,8 +30,8 @@ struct ReportRow {
 
 // The table, every line ending in "\n". Throws std::invalid_argument if a
 // row's values do not match the grid columns.
-std::string format_report(const std::vector<std::string>& grid_columns,
-                          const std::vector<ReportRow>& rows, double threshold);
+std::string format_report(const std::vector<std::string>& grid_columns, const std::vector<ReportRow>& rows,
+                          double threshold);
 
 // summary.csv: the grid columns as given (setting paths such as
 // postgres.checkpoint_sorting), then tps_mean, tps_stddev, threshold,

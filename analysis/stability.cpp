@@ -29,8 +29,8 @@ double percent_of(std::int64_t part, std::int64_t whole) {
 
 }  // namespace
 
-Stability compute_stability(std::span<const double> tps_per_interval, double threshold,
-                            std::int64_t transactions, std::int64_t skipped, std::int64_t late) {
+Stability compute_stability(std::span<const double> tps_per_interval, double threshold, std::int64_t transactions,
+                            std::int64_t skipped, std::int64_t late) {
   Stability s;
   s.threshold = threshold;
   // pgbench divides both by every transaction it scheduled: processed + skipped.

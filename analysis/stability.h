@@ -39,7 +39,7 @@ struct Stability {
   double late_pct = 0;     // percent finished beyond the latency limit (-L)
 };
 
-Stability compute_stability(std::span<const double> tps_per_interval, double threshold,
-                            std::int64_t transactions, std::int64_t skipped, std::int64_t late);
+Stability compute_stability(std::span<const double> tps_per_interval, double threshold, std::int64_t transactions,
+                            std::int64_t skipped, std::int64_t late);
 
 }  // namespace ckptsim::analysis

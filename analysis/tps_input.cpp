@@ -38,8 +38,8 @@ std::vector<fs::path> files_of_folder(const TpsInputNames& names, const fs::path
     }
   }
   if (logs.empty()) {
-    throw std::runtime_error(fmt::format("{}: a folder with neither {} nor {} files", dir.string(), names.progress,
-                                         names.aggregate_logs));
+    throw std::runtime_error(
+        fmt::format("{}: a folder with neither {} nor {} files", dir.string(), names.progress, names.aggregate_logs));
   }
   std::sort(logs.begin(), logs.end());
   return logs;
@@ -72,9 +72,7 @@ TpsInput tps_of_pgbench(const PgbenchReadings& r, const fs::path& name, double i
   return input;
 }
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 TpsInput read_tps_input(const TpsInputNames& names, const std::vector<fs::path>& inputs, double interval_s) {
   std::vector<fs::path> files;
@@ -100,9 +98,9 @@ TpsInput read_tps_input(const TpsInputNames& names, const std::vector<fs::path>&
     input = tps_of_pgbench(read_aggregate_logs(files, interval_s), files.front(), interval_s);
   } else {
     if (files.size() > 1) {
-      throw std::runtime_error(fmt::format(
-          "{}: several files are read together only when they are the aggregate logs of one run's threads",
-          files.front().string()));
+      throw std::runtime_error(
+          fmt::format("{}: several files are read together only when they are the aggregate logs of one run's threads",
+                      files.front().string()));
     }
     std::istringstream in(text);
     if (holds_progress_line(text)) {
@@ -110,10 +108,10 @@ TpsInput read_tps_input(const TpsInputNames& names, const std::vector<fs::path>&
     } else {
       const auto header = read_csv_header(in, files.front());
       if (std::find(header.begin(), header.end(), "time_s") == header.end()) {
-        throw std::runtime_error(fmt::format(
-            "{}: neither a CSV with columns time_s and tps (ckptsim's {}), nor pgbench -P output, nor a "
-            "pgbench aggregate log",
-            files.front().string(), names.progress));
+        throw std::runtime_error(
+            fmt::format("{}: neither a CSV with columns time_s and tps (ckptsim's {}), nor pgbench -P output, nor a "
+                        "pgbench aggregate log",
+                        files.front().string(), names.progress));
       }
       in.clear();
       in.seekg(0);
@@ -134,7 +132,8 @@ TpsInput read_tps_input(const TpsInputNames& names, const std::vector<fs::path>&
       input.has_late = std::find(header.begin(), header.end(), "late") != header.end();
     }
   }
-  if (input.tps.empty()) throw std::runtime_error(fmt::format("{}: no rows after the header: nothing to analyze", files.front().string()));
+  if (input.tps.empty())
+    throw std::runtime_error(fmt::format("{}: no rows after the header: nothing to analyze", files.front().string()));
   input.files = files;
   return input;
 }

@@ -48,8 +48,8 @@ double most_common_step(const std::vector<double>& times, double resolution) {
     if (units >= 1 && units < static_cast<double>(kMaxIntervals)) ++steps[static_cast<std::int64_t>(units)];
   }
   if (steps.empty()) return std::isfinite(smallest) ? smallest : 1;
-  const auto most = std::max_element(steps.begin(), steps.end(),
-                                     [](const auto& a, const auto& b) { return a.second < b.second; });
+  const auto most =
+      std::max_element(steps.begin(), steps.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   return static_cast<double>(most->first) * resolution;  // max_element: the first, so the smaller, on a tie
 }
 
@@ -71,13 +71,13 @@ std::vector<double> place_on_interval_grid(const std::vector<TimedTps>& readings
   const double interval = interval_s > 0 ? interval_s : infer_interval(readings);
 
   // pgbench labels an interval by its end; a first reading at 0 means starts.
-  const bool labels_starts = std::round(readings.front().time_s / interval) == 0 && label == TimeLabel::kNearestGridPoint;
+  const bool labels_starts =
+      std::round(readings.front().time_s / interval) == 0 && label == TimeLabel::kNearestGridPoint;
   std::vector<double> series;
   std::int64_t previous_slot = -1;
   for (const TimedTps& r : readings) {
-    const double grid_point = label == TimeLabel::kNearestGridPoint
-                                  ? std::round(r.time_s / interval)
-                                  : std::floor(r.time_s / interval + kEarlyFraction);
+    const double grid_point = label == TimeLabel::kNearestGridPoint ? std::round(r.time_s / interval)
+                                                                    : std::floor(r.time_s / interval + kEarlyFraction);
     // Checked before the cast to int64: -1e300 does not fit (fuzz_csv).
     if (grid_point < 0) fail_at(file, r.line, fmt::format("{} {} is before the start of the run", time_name, r.time_s));
     if (grid_point > static_cast<double>(kMaxIntervals)) {
@@ -86,7 +86,8 @@ std::vector<double> place_on_interval_grid(const std::vector<TimedTps>& readings
     }
     const std::int64_t slot = static_cast<std::int64_t>(grid_point) - (labels_starts ? 0 : 1);
     if (slot < 0) {
-      fail_at(file, r.line, fmt::format("{} {} is before the end of the first {} s interval", time_name, r.time_s, interval));
+      fail_at(file, r.line,
+              fmt::format("{} {} is before the end of the first {} s interval", time_name, r.time_s, interval));
     }
     if (slot == previous_slot) {
       fail_at(file, r.line,

@@ -58,8 +58,7 @@ enum class TimeLabel {
 // more than 1e8 intervals.
 // time_name is what messages call a reading's time ("time_s", the column).
 std::vector<double> place_on_interval_grid(const std::vector<TimedTps>& readings, double interval_s,
-                                           const std::filesystem::path& file,
-                                           std::string_view time_name = "time_s",
+                                           const std::filesystem::path& file, std::string_view time_name = "time_s",
                                            TimeLabel label = TimeLabel::kNearestGridPoint);
 
 }  // namespace ckptsim::analysis

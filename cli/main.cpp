@@ -7,13 +7,13 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <optional>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <thread>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "cli/commands/commands.h"
 #include "cli/commands/compare_pg.h"
@@ -51,10 +51,11 @@ const CLI::Validator kTpsThreshold = readable("TPS >= 0", "a number of tps of at
   const auto v = whole_text_as<double>(t);
   return v && std::isfinite(*v) && *v >= 0;
 });
-const CLI::Validator kPositiveSeconds = readable("SECONDS > 0", "a number of seconds above 0", [](const std::string& t) {
-  const auto v = whole_text_as<double>(t);
-  return v && std::isfinite(*v) && *v > 0;
-});
+const CLI::Validator kPositiveSeconds =
+    readable("SECONDS > 0", "a number of seconds above 0", [](const std::string& t) {
+      const auto v = whole_text_as<double>(t);
+      return v && std::isfinite(*v) && *v > 0;
+    });
 // --seed (as the scenario's "seed"), --max-points: nothing wrapped.
 const CLI::Validator kUnsigned64 =
     readable("UINT64", "a whole number from 0 to 18446744073709551615", [](const std::string& t) {
@@ -89,8 +90,7 @@ CLI::App* add_run(CLI::App& app, RunArgs& run) {
       ->allow_extra_args(false);
   cmd->add_option("--jobs,-j", run.jobs, "Grid points run in parallel (default: all cores)")->check(kCountAtLeastOne);
   cmd->add_option("--seed", run.seed, "Override the scenario's seed")->check(kUnsigned64);
-  cmd->add_option("--threshold", run.threshold, "tps below which an interval counts as a stall")
-      ->check(kTpsThreshold);
+  cmd->add_option("--threshold", run.threshold, "tps below which an interval counts as a stall")->check(kTpsThreshold);
   cmd->add_option("--max-points", run.max_points, "Largest grid accepted")->check(kUnsigned64)->capture_default_str();
   cmd->add_option("--crash-at", run.crash_at,
                   fmt::format("Cut the power at this time of the measured run (e.g. 95s) and write {}", kCrashJson));
@@ -113,8 +113,8 @@ CLI::App* add_check(CLI::App& app, CheckArgs& check) {
 
 CLI::App* add_analyze(CLI::App& app, AnalyzeArgs& analyze) {
   auto* cmd = app.add_subcommand(
-      "analyze", fmt::format("Stability figures of a run: a {}, a real pgbench -P log or pgbench aggregate logs",
-                             kProgressCsv));
+      "analyze",
+      fmt::format("Stability figures of a run: a {}, a real pgbench -P log or pgbench aggregate logs", kProgressCsv));
   cmd->add_option("input", analyze.inputs,
                   fmt::format("{0} or a run folder; pgbench -P output (stderr); or one run's aggregate logs "
                               "({1}PID {1}PID.1 ...)",
@@ -175,7 +175,8 @@ int main(int argc, char** argv) {
 
   std::string plot_dir;
   auto* plot_cmd = app.add_subcommand("plot", "Draw a run's or a grid's plots again from its CSVs");
-  plot_cmd->add_option("dir", plot_dir, fmt::format("A run folder ({}) or a grid folder ({})", kProgressCsv, kGridRecord))
+  plot_cmd
+      ->add_option("dir", plot_dir, fmt::format("A run folder ({}) or a grid folder ({})", kProgressCsv, kGridRecord))
       ->required();
 
   std::string index_dir;

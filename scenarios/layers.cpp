@@ -30,8 +30,7 @@ void Layers::set(const std::string& section, const std::string& key, const json&
   origins_.at(section).set(key, std::move(where));
 }
 
-void Layers::set_under(const std::string& section, const std::string& key, const json& value,
-                       std::string where) {
+void Layers::set_under(const std::string& section, const std::string& key, const json& value, std::string where) {
   // Below every explicit value: no kernel write rule, which would clear a value laid above.
   if (has(section, key)) return;
   sections_.at(section)[key] = value;
@@ -44,10 +43,8 @@ bool Layers::has(const std::string& section, const std::string& key) const {
   return sections_.at(section).contains(key);
 }
 
-std::optional<std::pair<std::string, std::string>> split_setting_path(const std::string& path,
-                                                                      const std::string& where,
-                                                                      const Schemas& schemas,
-                                                                      Errors& errors) {
+std::optional<std::pair<std::string, std::string>> split_setting_path(const std::string& path, const std::string& where,
+                                                                      const Schemas& schemas, Errors& errors) {
   std::vector<std::string> all;
   for (const std::string& section : kSections) {
     for (const std::string& name : schemas.names(section)) all.push_back(section + "." + name);

@@ -37,9 +37,7 @@ class Layers {
 // "os.vm.dirty_ratio" -> ("os", "vm.dirty_ratio"): split at the first dot.
 // Checks that it names a known setting; if not, reports it under `where`
 // (with the nearest known path) and returns nullopt.
-std::optional<std::pair<std::string, std::string>> split_setting_path(const std::string& path,
-                                                                      const std::string& where,
-                                                                      const Schemas& schemas,
-                                                                      Errors& errors);
+std::optional<std::pair<std::string, std::string>> split_setting_path(const std::string& path, const std::string& where,
+                                                                      const Schemas& schemas, Errors& errors);
 
 }  // namespace ckptsim::scenarios

@@ -75,24 +75,23 @@ void check_database_fits(const Layers& layers, const Scenario& s, Errors& errors
   const sim::Bytes on_data = database + (wal_apart ? 0 : wal.bytes);
   const std::string wal_text = format_bytes(wal.bytes) + " of WAL (" + wal.setting + ")";
   if (on_data > s.device.capacity) {
-    const std::string needs = "the database at scale " + std::to_string(s.pgbench.scale) + " (" +
-                              about(database) + " of pgbench tables and indexes)" +
-                              (wal_apart ? "" : " and " + wal_text);
+    const std::string needs = "the database at scale " + std::to_string(s.pgbench.scale) + " (" + about(database) +
+                              " of pgbench tables and indexes)" + (wal_apart ? "" : " and " + wal_text);
     if (layers.has("device", "capacity")) {
-      errors.add(device_origin(layers, s.device, "capacity"),
-                 format_bytes(s.device.capacity) + " cannot hold " + needs + "; at least " + about(on_data) +
-                     " is needed");
+      errors.add(
+          device_origin(layers, s.device, "capacity"),
+          format_bytes(s.device.capacity) + " cannot hold " + needs + "; at least " + about(on_data) + " is needed");
     } else {
-      errors.add(layers.origins("pgbench").of("scale"),
-                 std::to_string(s.pgbench.scale) + " needs " + about(on_data) + " for " + needs +
-                     ", more than the data device " + s.device.name + " holds (capacity " +
-                     format_bytes(s.device.capacity) + ")");
+      errors.add(layers.origins("pgbench").of("scale"), std::to_string(s.pgbench.scale) + " needs " + about(on_data) +
+                                                            " for " + needs + ", more than the data device " +
+                                                            s.device.name + " holds (capacity " +
+                                                            format_bytes(s.device.capacity) + ")");
     }
   }
   if (wal_apart && wal.bytes > s.wal_device.capacity) {
-    errors.add(layers.origins("postgres").of(wal.setting),
-               wal_text + " does not fit on the WAL device " + s.wal_device.name + " (capacity " +
-                   format_bytes(s.wal_device.capacity) + ")");
+    errors.add(layers.origins("postgres").of(wal.setting), wal_text + " does not fit on the WAL device " +
+                                                               s.wal_device.name + " (capacity " +
+                                                               format_bytes(s.wal_device.capacity) + ")");
   }
 }
 

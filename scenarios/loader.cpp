@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kTopLevelKeys{"hardware", "device", "os",   "postgres", "pgbench", "init",
+const std::vector<std::string> kTopLevelKeys{"hardware", "device", "os",   "postgres", "pgbench",    "init",
                                              "warmup",   "grid",   "seed", "preset",   "description"};
 const std::vector<std::string> kFragmentKeys{"hardware", "device", "os",     "postgres",
                                              "pgbench",  "init",   "warmup", "description"};
@@ -145,9 +145,11 @@ void lay_preset_list(const json& list, const Schemas& schemas, Layers& layers, E
     if (std::find(available.begin(), available.end(), name) == available.end()) {
       const bool looks_like_file = name.ends_with(".json") || name.find("..") != std::string::npos ||
                                    name.starts_with("/") || name.starts_with("~");
-      errors.add(where, (looks_like_file ? shown(list[i]) + " is not a shipped preset: the list names presets, "
-                                                            "never files; give a file of your own with "
-                                                            "--preset-file " + name
+      errors.add(where, (looks_like_file ? shown(list[i]) +
+                                               " is not a shipped preset: the list names presets, "
+                                               "never files; give a file of your own with "
+                                               "--preset-file " +
+                                               name
                                          : "unknown preset " + shown(list[i])) +
                             " (available: " + joined(available, ", ") + ")");
       continue;
@@ -259,7 +261,8 @@ constexpr std::size_t kMaxPointName = 255;  // NAME_MAX: a point names a folder
 std::string point_name(const std::vector<std::pair<std::string, json>>& values) {
   std::string name;
   for (const auto& [path, value] : values) {
-    std::string text = value.is_string() ? value.get<std::string>() : value.dump(-1, ' ', false, json::error_handler_t::replace);
+    std::string text =
+        value.is_string() ? value.get<std::string>() : value.dump(-1, ' ', false, json::error_handler_t::replace);
     std::replace(text.begin(), text.end(), '/', '_');  // a point names a folder
     const auto dot = path.find('.');
     name += (name.empty() ? "" : ",") + (dot == std::string::npos ? path : path.substr(dot + 1)) + "=" + text;
@@ -286,8 +289,8 @@ Plan load_plan(const json& doc, [[maybe_unused]] const fs::path& base_dir, const
   if (doc.contains("seed")) seed = read_seed(doc.at("seed"), errors).value_or(seed);
   if (options.seed) seed = *options.seed;
 
-  const std::vector<GridAxis> axes = doc.contains("grid") ? read_grid(doc.at("grid"), schemas, errors)
-                                                          : std::vector<GridAxis>{};
+  const std::vector<GridAxis> axes =
+      doc.contains("grid") ? read_grid(doc.at("grid"), schemas, errors) : std::vector<GridAxis>{};
   Plan plan;
   plan.warnings = std::move(warnings);
   for (const GridAxis& axis : axes) plan.grid_paths.push_back(axis.path);

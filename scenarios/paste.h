@@ -16,9 +16,9 @@
 namespace ckptsim::scenarios {
 
 struct PastedSetting {
-  std::string key;     // the JSON key it sets
-  json value;          // as written (a string), or null: the key is cleared
-  std::string where;   // "/postgres/conf: line 3"
+  std::string key;    // the JSON key it sets
+  json value;         // as written (a string), or null: the key is cleared
+  std::string where;  // "/postgres/conf: line 3"
 };
 
 struct Pasted {
@@ -35,14 +35,13 @@ Pasted paste_postgresql_conf(const std::string& text, const std::string& where,
 // sysctl.conf as procps `sysctl -p` reads it: `name = value`, `#` or `;`
 // comment lines, `/` or `.` between a name's parts, a leading `-` to ignore
 // a failing line. `modelled` are the os section's keys.
-Pasted paste_sysctl_conf(const std::string& text, const std::string& where,
-                         const std::vector<std::string>& modelled, Errors& errors);
+Pasted paste_sysctl_conf(const std::string& text, const std::string& where, const std::vector<std::string>& modelled,
+                         Errors& errors);
 
 // A pgbench command line, split as a shell would and read with pgbench 15's
 // getopt_long options (short bundles, `-c4`, `--client=4`, unique prefixes of
 // long names). `with_scale` is false for the warmup, which runs on the
 // measured run's database.
-Pasted paste_pgbench_command(const std::string& text, const std::string& where, bool with_scale,
-                             Errors& errors);
+Pasted paste_pgbench_command(const std::string& text, const std::string& where, bool with_scale, Errors& errors);
 
 }  // namespace ckptsim::scenarios

@@ -173,8 +173,8 @@ Pasted paste_postgresql_conf(const std::string& text, const std::string& where,
   return pasted;
 }
 
-Pasted paste_sysctl_conf(const std::string& text, const std::string& where,
-                         const std::vector<std::string>& modelled, Errors& errors) {
+Pasted paste_sysctl_conf(const std::string& text, const std::string& where, const std::vector<std::string>& modelled,
+                         Errors& errors) {
   std::vector<std::string> sysctls;  // the modelled keys that are sysctls: vm.*
   std::copy_if(modelled.begin(), modelled.end(), std::back_inserter(sysctls),
                [](const std::string& key) { return key.starts_with("vm."); });
@@ -204,8 +204,8 @@ Pasted paste_sysctl_conf(const std::string& text, const std::string& where,
                                  " is a block-queue or model setting; give it as a JSON key");
     } else if (const auto near = nearest_name(directory, other_sysctl_directories());
                near && name.find('.') != std::string::npos && directory != "vm") {
-      errors.add(line_where, "\"" + name + "\" is not a Linux sysctl; did you mean " + *near +
-                                 name.substr(directory.size()) + "?");
+      errors.add(line_where,
+                 "\"" + name + "\" is not a Linux sysctl; did you mean " + *near + name.substr(directory.size()) + "?");
     } else {
       errors.add(line_where, unknown_name(name, sysctls, real, "a Linux sysctl"));
     }

@@ -106,7 +106,9 @@ std::optional<std::vector<std::string>> shell_words(const std::string& text, std
     } else if (c == '\'' || c == '"') {
       const std::size_t open = i;
       for (++i; i < text.size() && text[i] != c; ++i) {
-        if (c == '"' && text[i] == '\\' && i + 1 < text.size() && std::string_view("\"\\$`").find(text[i + 1]) != std::string_view::npos) ++i;
+        if (c == '"' && text[i] == '\\' && i + 1 < text.size() &&
+            std::string_view("\"\\$`").find(text[i + 1]) != std::string_view::npos)
+          ++i;
         word += text[i];
       }
       if (i == text.size()) {
@@ -155,7 +157,8 @@ const Option* long_option(const std::string& name, std::string& problem) {
 }
 
 const Option* short_option(char name) {
-  const auto it = std::find_if(kOptions.begin(), kOptions.end(), [name](const Option& o) { return o.short_name == name; });
+  const auto it =
+      std::find_if(kOptions.begin(), kOptions.end(), [name](const Option& o) { return o.short_name == name; });
   return it == kOptions.end() ? nullptr : &*it;
 }
 
@@ -192,7 +195,9 @@ void apply(Command& command, const Option& option, const std::string& typed, con
         const auto at = name.find('@');  // NAME@WEIGHT: a weight matters only between several scripts
         if (at != std::string::npos) {
           const auto weight = parse_integer(json(name.substr(at + 1)));
-          if (!weight || *weight < 0) errors.add(option_where, "\"" + name.substr(at + 1) + "\" is not a weight (expected an integer of at least 0)");
+          if (!weight || *weight < 0)
+            errors.add(option_where,
+                       "\"" + name.substr(at + 1) + "\" is not a weight (expected an integer of at least 0)");
           name.resize(at);
         }
         const auto builtin = builtin_named(name, problem);
@@ -202,30 +207,24 @@ void apply(Command& command, const Option& option, const std::string& typed, con
       command.pasted.settings.push_back({"builtin", command.builtin, option_where});
       return;
     }
-    case Role::kLog:
-      command.log = true;
-      return;
-    case Role::kNoEffect:
-      return;
+    case Role::kLog: command.log = true; return;
+    case Role::kNoEffect: return;
     case Role::kUnmodelled: {
-      const std::string name = option.short_name != 0 ? std::string("-") + option.short_name
-                                                      : "--" + std::string(option.long_name);
+      const std::string name =
+          option.short_name != 0 ? std::string("-") + option.short_name : "--" + std::string(option.long_name);
       if (std::find(command.pasted.unmodelled.begin(), command.pasted.unmodelled.end(), name) ==
           command.pasted.unmodelled.end()) {
         command.pasted.unmodelled.push_back(name);
       }
       return;
     }
-    case Role::kRefused:
-      errors.add(option_where, std::string(option.key));
-      return;
+    case Role::kRefused: errors.add(option_where, std::string(option.key)); return;
   }
 }
 
 }  // namespace
 
-Pasted paste_pgbench_command(const std::string& text, const std::string& where, bool with_scale,
-                             Errors& errors) {
+Pasted paste_pgbench_command(const std::string& text, const std::string& where, bool with_scale, Errors& errors) {
   std::string problem;
   const auto words = shell_words(text, problem);
   if (!words) {
@@ -251,7 +250,8 @@ Pasted paste_pgbench_command(const std::string& text, const std::string& where, 
       continue;
     }
     // The argument of an option that takes one: glued, after '=', or the next word.
-    const auto take_argument = [&](const std::string& typed, std::string glued, bool has_glued) -> std::optional<std::string> {
+    const auto take_argument = [&](const std::string& typed, std::string glued,
+                                   bool has_glued) -> std::optional<std::string> {
       if (has_glued) return glued;
       if (i + 1 < words->size()) return (*words)[++i];
       errors.add(where + ": " + typed, "needs an argument");
@@ -271,8 +271,8 @@ Pasted paste_pgbench_command(const std::string& text, const std::string& where, 
         else apply(command, *option, typed, "", where, with_scale, errors);
         continue;
       }
-      const auto argument = take_argument(typed, equals == std::string::npos ? "" : word.substr(equals + 1),
-                                          equals != std::string::npos);
+      const auto argument =
+          take_argument(typed, equals == std::string::npos ? "" : word.substr(equals + 1), equals != std::string::npos);
       if (argument) apply(command, *option, typed, *argument, where, with_scale, errors);
       continue;
     }
@@ -309,8 +309,10 @@ Pasted paste_pgbench_command(const std::string& text, const std::string& where, 
   }
   if (command.log && command.aggregate_where.empty()) command.pasted.unmodelled.push_back("-l (a per-transaction log)");
   // The command fixes the run's length: the other of -T and -t no longer applies.
-  if (!command.duration_where.empty()) command.pasted.settings.push_back({"transactions", nullptr, command.duration_where});
-  if (!command.transactions_where.empty()) command.pasted.settings.push_back({"duration", nullptr, command.transactions_where});
+  if (!command.duration_where.empty())
+    command.pasted.settings.push_back({"transactions", nullptr, command.duration_where});
+  if (!command.transactions_where.empty())
+    command.pasted.settings.push_back({"duration", nullptr, command.transactions_where});
   if (positional.size() > 1) {
     errors.add(where, "too many command-line arguments (first is \"" + positional[1] + "\")");
   } else if (positional.size() == 1) {

@@ -197,8 +197,8 @@ std::optional<json> parse_json_text(const std::string& text, const std::string& 
   }
   // Deep nesting would overflow the stack of the recursive copy and dump that follow parsing.
   if (const auto at = json_too_deep(text)) {
-    errors.add(label, "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels at " +
-                          line_and_column(text, *at));
+    errors.add(label,
+               "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels at " + line_and_column(text, *at));
     return std::nullopt;
   }
   // A key given twice in one object would silently keep the last: name the first repeat.
@@ -256,8 +256,8 @@ std::optional<json> parse_json_text(const std::string& text, const std::string& 
     if (const auto at = reason.find("column "); at != std::string::npos) {
       if (const auto colon = reason.find(": ", at); colon != std::string::npos) reason = reason.substr(colon + 2);
     }
-    errors.add(label, "invalid JSON at line " + std::to_string(line) + ", column " +
-                          std::to_string(column) + ": " + reason);
+    errors.add(label,
+               "invalid JSON at line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + reason);
     return std::nullopt;
   } catch (const json::out_of_range&) {
     // A number literal past double's range (1e309): nlohmann throws out_of_range

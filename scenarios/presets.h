@@ -36,8 +36,7 @@ std::vector<std::string> preset_names(const std::string& kind);
 
 // A JSON file parsed, or nullopt with an error
 // "<label>: invalid JSON at line L, column C: <reason>" (or "cannot read").
-std::optional<json> read_json_file(const std::filesystem::path& file, const std::string& label,
-                                   Errors& errors);
+std::optional<json> read_json_file(const std::filesystem::path& file, const std::string& label, Errors& errors);
 
 // A JSON text parsed, with errors reported under `label` as above.
 // Arrays and objects nested deeper than this are refused before parsing (a scenario needs 4).
@@ -46,8 +45,7 @@ inline constexpr int kMaxJsonDepth = 32;
 // before it is read whole (the biggest shipped file is under 2 kB).
 inline constexpr std::size_t kMaxJsonBytes = 1024 * 1024;
 // The file's text, or nullopt with an error under `label` if it cannot be read or exceeds kMaxJsonBytes.
-std::optional<std::string> read_json_text(const std::filesystem::path& file, const std::string& label,
-                                          Errors& errors);
+std::optional<std::string> read_json_text(const std::filesystem::path& file, const std::string& label, Errors& errors);
 // The byte offset where `text` first nests deeper than kMaxJsonDepth, outside strings.
 std::optional<std::size_t> json_too_deep(const std::string& text);
 std::optional<json> parse_json_text(const std::string& text, const std::string& label, Errors& errors);

@@ -40,8 +40,7 @@ void lay_preset_under(Layers& layers, const std::string& kind, const std::string
   }
 }
 
-disk::DeviceConfig read_device(const std::string& name, const Schemas& schemas, PresetFiles& presets,
-                               Errors& errors) {
+disk::DeviceConfig read_device(const std::string& name, const Schemas& schemas, PresetFiles& presets, Errors& errors) {
   disk::DeviceConfig device;
   device.name = name;
   const json* settings = presets.section("device", name, errors);
@@ -59,8 +58,7 @@ json normalise_device(const disk::DeviceConfig& device, const Schemas& schemas) 
 }
 
 // pgbench runs for -T seconds or -t transactions per client, never both.
-void check_run_length(const Layers& layers, const std::string& section, pgbench::PgbenchConfig& load,
-                      Errors& errors) {
+void check_run_length(const Layers& layers, const std::string& section, pgbench::PgbenchConfig& load, Errors& errors) {
   const bool has_duration = layers.has(section, "duration");
   const bool has_transactions = layers.has(section, "transactions");
   if (has_duration && has_transactions) {
@@ -77,11 +75,11 @@ void check_threads(const Layers& layers, const std::string& section, const pgben
   if (load.threads <= load.clients) return;
   // Blame the setting the user wrote in this section (warmup inherits both).
   if (layers.has(section, "threads") || !layers.has(section, "clients")) {
-    errors.add(layers.origins(section).of("threads"), std::to_string(load.threads) + " is more than clients (" +
-                                                          std::to_string(load.clients) + ")");
+    errors.add(layers.origins(section).of("threads"),
+               std::to_string(load.threads) + " is more than clients (" + std::to_string(load.clients) + ")");
   } else {
-    errors.add(layers.origins(section).of("clients"), std::to_string(load.clients) + " is less than threads (" +
-                                                          std::to_string(load.threads) + ")");
+    errors.add(layers.origins(section).of("clients"),
+               std::to_string(load.clients) + " is less than threads (" + std::to_string(load.threads) + ")");
   }
 }
 
@@ -117,8 +115,8 @@ void check_wal_size_settings(const Layers& layers, Scenario& s, Errors& errors) 
   if (version.has_max_wal_size()) {
     if (layers.has("postgres", "checkpoint_segments")) {
       const double cct = s.postgres.checkpoint_completion_target;
-      const auto equivalent = static_cast<sim::Bytes>((2 + cct) * static_cast<double>(s.postgres.checkpoint_segments)) *
-                              16 * sim::kMiB;
+      const auto equivalent =
+          static_cast<sim::Bytes>((2 + cct) * static_cast<double>(s.postgres.checkpoint_segments)) * 16 * sim::kMiB;
       errors.add(origins.of("checkpoint_segments"),
                  "PostgreSQL " + s.postgres.version +
                      " has no checkpoint_segments (9.5 replaced it): set max_wal_size, about (2 + "
@@ -234,8 +232,7 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
   read_minor_release(layers, presets.names("postgres"));
   refuse_unmodelled_values(layers, errors);
   const json written_postgres = layers.section("postgres");  // before the version preset lies under it
-  lay_preset_under(layers, "postgres", chosen(layers, "postgres", "version", s.postgres.version),
-                   presets, errors);
+  lay_preset_under(layers, "postgres", chosen(layers, "postgres", "version", s.postgres.version), presets, errors);
   read_wal_sizes_as_segments(layers, chosen(layers, "postgres", "version", s.postgres.version));
   lay_preset_under(layers, "os", chosen(layers, "os", "kernel", s.os.kernel), presets, errors);
 
@@ -245,8 +242,8 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
     s.device = read_device(s.hardware.device, schemas, presets, errors);
     // The scenario's own device values (a drive calibrated without a preset file of its own).
     schemas.device.parse(layers.section("device"), layers.origins("device"), s.device, errors);
-    s.wal_device = s.hardware.wal_device.empty() ? s.device
-                                                 : read_device(s.hardware.wal_device, schemas, presets, errors);
+    s.wal_device =
+        s.hardware.wal_device.empty() ? s.device : read_device(s.hardware.wal_device, schemas, presets, errors);
   }
   if (errors.size() == before_hardware) check_device_figures(layers, s, errors);
   const bool hardware_ok = errors.size() == before_hardware;
@@ -259,9 +256,9 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
   const std::size_t before_postgres = errors.size();
   schemas.postgres.parse(layers.section("postgres"), layers.origins("postgres"), s.postgres, errors);
   if (hardware_ok && errors.size() == before_postgres && s.postgres.shared_buffers >= s.hardware.ram) {
-    errors.add(layers.origins("postgres").of("shared_buffers"),
-               format_bytes(s.postgres.shared_buffers) + " does not fit in hardware.ram (" +
-                   format_bytes(s.hardware.ram) + ")");
+    errors.add(layers.origins("postgres").of("shared_buffers"), format_bytes(s.postgres.shared_buffers) +
+                                                                    " does not fit in hardware.ram (" +
+                                                                    format_bytes(s.hardware.ram) + ")");
   } else if (hardware_ok && os_ok && errors.size() == before_postgres) {
     check_page_cache_room(layers, s, errors);
   }

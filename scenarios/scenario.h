@@ -78,10 +78,10 @@ struct Plan {
 inline constexpr std::uint64_t kDefaultMaxPoints = 10000;
 
 struct LoadOptions {
-  std::vector<std::string> sets;       // "postgres.shared_buffers=2GB"
+  std::vector<std::string> sets;  // "postgres.shared_buffers=2GB"
   // --preset-file: fragments of the user's own, laid in order over the "preset" list.
   std::vector<std::filesystem::path> preset_files{};
-  std::optional<std::uint64_t> seed{};   // overrides the scenario's
+  std::optional<std::uint64_t> seed{};           // overrides the scenario's
   std::uint64_t max_points = kDefaultMaxPoints;  // a larger grid is refused
 };
 

@@ -73,18 +73,17 @@ class Schema {
                     [base_unit](const json& v, std::string* e) { return parse_bytes(v, base_unit, e); });
   }
   // PostgreSQL's -1 = "work it out" (wal_buffers), allowed beside [min, max].
-  Schema& bytes_or_auto(std::string name, sim::Bytes Config::*member, sim::Bytes base_unit,
-                        sim::Bytes min, sim::Bytes max = kNoLimit) {
+  Schema& bytes_or_auto(std::string name, sim::Bytes Config::*member, sim::Bytes base_unit, sim::Bytes min,
+                        sim::Bytes max = kNoLimit) {
     return quantity(std::move(name), member, min, max, true, false, format_bytes,
                     [base_unit](const json& v, std::string* e) { return parse_bytes(v, base_unit, e); });
   }
-  Schema& duration(std::string name, sim::Duration Config::*member, sim::Duration base_unit,
-                   sim::Duration min, sim::Duration max = kNoLimit) {
+  Schema& duration(std::string name, sim::Duration Config::*member, sim::Duration base_unit, sim::Duration min,
+                   sim::Duration max = kNoLimit) {
     return quantity(std::move(name), member, min, max, false, false, format_duration,
                     [base_unit](const json& v, std::string* e) { return parse_duration(v, base_unit, e); });
   }
-  Schema& integer(std::string name, std::int64_t Config::*member, std::int64_t min,
-                  std::int64_t max = kNoLimit) {
+  Schema& integer(std::string name, std::int64_t Config::*member, std::int64_t min, std::int64_t max = kNoLimit) {
     auto show = [](std::int64_t n) { return std::to_string(n); };
     return quantity(std::move(name), member, min, max, false, true, show,
                     [](const json& v, std::string* e) { return parse_integer(v, e); });
@@ -281,8 +280,7 @@ class Schema {
       const std::optional<std::int64_t> n = read_value(v, &expected);
       if (!n) return false;
       if (*n < min || *n > max) {
-        const std::string range =
-            max == kNoLimit ? "at least " + show(min) : show(min) + ".." + show(max);
+        const std::string range = max == kNoLimit ? "at least " + show(min) : show(min) + ".." + show(max);
         expected = "is out of range (" + std::string(auto_allowed ? "-1 or " : "") + range + ")";
         return false;
       }

@@ -33,8 +33,8 @@ struct Schemas {
 
 // One function per component declares its settings (settings_<component>.cpp),
 // so that each model's owner edits only its own file.
-inline constexpr std::int64_t kIntMax = 2147483647;         // INT_MAX, PostgreSQL's usual upper bound
-inline constexpr sim::Bytes kBlock = 8 * sim::kKiB;         // PostgreSQL's page: the unit of buffer GUCs
+inline constexpr std::int64_t kIntMax = 2147483647;  // INT_MAX, PostgreSQL's usual upper bound
+inline constexpr sim::Bytes kBlock = 8 * sim::kKiB;  // PostgreSQL's page: the unit of buffer GUCs
 
 void describe_hardware(Schema<HardwareConfig>& s, const std::vector<std::string>& devices);
 void describe_device(Schema<disk::DeviceConfig>& s);

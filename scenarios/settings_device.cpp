@@ -12,9 +12,9 @@ void describe_device(Schema<disk::DeviceConfig>& s) {
   using disk::DeviceConfig;
   using sim::kGiB;
   using sim::kKiB;
+  using sim::kMiB;
   using sim::kMicrosecond;
   using sim::kMillisecond;
-  using sim::kMiB;
   using sim::kSecond;
   s.choice("kind", &DeviceConfig::kind, disk::kKindNames)
       .choice("interface", &DeviceConfig::interface, disk::kInterfaceNames)
@@ -24,8 +24,8 @@ void describe_device(Schema<disk::DeviceConfig>& s) {
       .bytes("controller_cache", &DeviceConfig::controller_cache, kMiB, 0, 64 * kGiB)
       .duration("controller_overhead", &DeviceConfig::controller_overhead, kMicrosecond, 0, kSecond)
       .integer("controller_queue_depth", &DeviceConfig::controller_queue_depth, 1, 65536)
-      .duration("controller_flush_interval", &DeviceConfig::controller_flush_interval, kSecond,
-                kMillisecond, 3600 * kSecond)
+      .duration("controller_flush_interval", &DeviceConfig::controller_flush_interval, kSecond, kMillisecond,
+                3600 * kSecond)
       // Host interface.
       .integer("queue_depth", &DeviceConfig::queue_depth, 1, 65536)
       .bytes("link_rate", &DeviceConfig::link_rate, kMiB, kMiB, 64 * kGiB)

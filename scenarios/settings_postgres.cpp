@@ -12,9 +12,9 @@ void describe_postgres(Schema<postgres::PostgresConfig>& s) {
   using sim::kDay;
   using sim::kGiB;
   using sim::kKiB;
+  using sim::kMiB;
   using sim::kMicrosecond;
   using sim::kMillisecond;
-  using sim::kMiB;
   using sim::kSecond;
   s.choice("version", &PostgresConfig::version, preset_names("postgres"))
       .bytes("shared_buffers", &PostgresConfig::shared_buffers, kBlock, 128 * kKiB)
@@ -26,8 +26,7 @@ void describe_postgres(Schema<postgres::PostgresConfig>& s) {
       .duration("checkpoint_warning", &PostgresConfig::checkpoint_warning, kSecond, 0, kIntMax * kSecond)
       .boolean("checkpoint_sorting", &PostgresConfig::checkpoint_sorting)
       .bytes("checkpoint_flush_after", &PostgresConfig::checkpoint_flush_after, kBlock, 0, 2 * kMiB)
-      .duration("bgwriter_delay", &PostgresConfig::bgwriter_delay, kMillisecond, 10 * kMillisecond,
-                10 * kSecond)
+      .duration("bgwriter_delay", &PostgresConfig::bgwriter_delay, kMillisecond, 10 * kMillisecond, 10 * kSecond)
       .integer("bgwriter_lru_maxpages", &PostgresConfig::bgwriter_lru_maxpages, 0, 1073741823)
       .real("bgwriter_lru_multiplier", &PostgresConfig::bgwriter_lru_multiplier, 0, 10)
       .bytes("bgwriter_flush_after", &PostgresConfig::bgwriter_flush_after, kBlock, 0, 2 * kMiB)
@@ -41,8 +40,7 @@ void describe_postgres(Schema<postgres::PostgresConfig>& s) {
       // Without a synchronous standby (none is modelled), local, remote_write and
       // remote_apply wait for the local WAL flush, as on does (SyncRepWaitForLSN).
       .boolean("synchronous_commit", &PostgresConfig::synchronous_commit, {"local", "remote_write", "remote_apply"})
-      .duration("wal_writer_delay", &PostgresConfig::wal_writer_delay, kMillisecond, kMillisecond,
-                10 * kSecond)
+      .duration("wal_writer_delay", &PostgresConfig::wal_writer_delay, kMillisecond, kMillisecond, 10 * kSecond)
       .bytes("wal_writer_flush_after", &PostgresConfig::wal_writer_flush_after, kBlock, 0, kIntMax * kBlock)
       .duration("commit_delay", &PostgresConfig::commit_delay, kMicrosecond, 0, 100000 * kMicrosecond)
       .integer("commit_siblings", &PostgresConfig::commit_siblings, 0, 1000)

@@ -36,8 +36,7 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-std::optional<std::string> nearest_name(const std::string& typed,
-                                        const std::vector<std::string>& known) {
+std::optional<std::string> nearest_name(const std::string& typed, const std::vector<std::string>& known) {
   const std::string typed_lower = lower(typed);
   // A third of the name may be wrong, and at least two characters.
   const std::size_t allowed = std::max<std::size_t>(2, typed.size() / 3);

@@ -11,7 +11,6 @@
 
 namespace ckptsim::scenarios {
 
-std::optional<std::string> nearest_name(const std::string& typed,
-                                        const std::vector<std::string>& known);
+std::optional<std::string> nearest_name(const std::string& typed, const std::vector<std::string>& known);
 
 }  // namespace ckptsim::scenarios

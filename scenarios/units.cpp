@@ -31,8 +31,8 @@ struct Unit {
   std::int64_t factor;
 };
 
-constexpr std::array<Unit, 5> kMemoryUnits{{
-    {"B", 1}, {"kB", sim::kKiB}, {"MB", sim::kMiB}, {"GB", sim::kGiB}, {"TB", sim::kTiB}}};
+constexpr std::array<Unit, 5> kMemoryUnits{
+    {{"B", 1}, {"kB", sim::kKiB}, {"MB", sim::kMiB}, {"GB", sim::kGiB}, {"TB", sim::kTiB}}};
 constexpr std::array<Unit, 6> kTimeUnits{{{"us", sim::kMicrosecond},
                                           {"ms", sim::kMillisecond},
                                           {"s", sim::kSecond},
@@ -95,8 +95,7 @@ std::optional<std::int64_t> scale_whole(std::int64_t number, std::int64_t factor
 enum class Outcome { kOk, kMalformed, kOverflow };
 
 template <std::size_t N>
-Outcome parse_quantity(const json& value, std::int64_t base_unit, const std::array<Unit, N>& units,
-                       std::int64_t& out) {
+Outcome parse_quantity(const json& value, std::int64_t base_unit, const std::array<Unit, N>& units, std::int64_t& out) {
   std::optional<std::int64_t> result;
   if (value.is_number_integer() && !value.is_number_unsigned()) {
     result = scale_whole(value.get<std::int64_t>(), base_unit);
@@ -118,8 +117,7 @@ Outcome parse_quantity(const json& value, std::int64_t base_unit, const std::arr
     const std::string_view unit_name = trim(text.substr(scan.length));
     std::int64_t factor = base_unit;
     if (!unit_name.empty()) {
-      const auto unit = std::find_if(units.begin(), units.end(),
-                                     [&](const Unit& u) { return u.name == unit_name; });
+      const auto unit = std::find_if(units.begin(), units.end(), [&](const Unit& u) { return u.name == unit_name; });
       if (unit == units.end()) return Outcome::kMalformed;
       factor = unit->factor;
     }
@@ -162,11 +160,8 @@ std::string format_quantity(std::int64_t value, const std::array<Unit, N>& units
 std::optional<sim::Bytes> parse_bytes(const json& value, sim::Bytes base_unit, std::string* expected) {
   std::int64_t bytes = 0;
   switch (parse_quantity(value, base_unit, kMemoryUnits, bytes)) {
-    case Outcome::kOk:
-      return bytes;
-    case Outcome::kMalformed:
-      set_expected(expected, kNotASize);
-      return std::nullopt;
+    case Outcome::kOk: return bytes;
+    case Outcome::kMalformed: set_expected(expected, kNotASize); return std::nullopt;
     case Outcome::kOverflow:
       set_expected(expected, "is out of range (more bytes than a 64-bit count holds)");
       return std::nullopt;
@@ -174,15 +169,11 @@ std::optional<sim::Bytes> parse_bytes(const json& value, sim::Bytes base_unit, s
   return std::nullopt;
 }
 
-std::optional<sim::Duration> parse_duration(const json& value, sim::Duration base_unit,
-                                            std::string* expected) {
+std::optional<sim::Duration> parse_duration(const json& value, sim::Duration base_unit, std::string* expected) {
   std::int64_t nanoseconds = 0;
   switch (parse_quantity(value, base_unit, kTimeUnits, nanoseconds)) {
-    case Outcome::kOk:
-      return nanoseconds;
-    case Outcome::kMalformed:
-      set_expected(expected, kNotADuration);
-      return std::nullopt;
+    case Outcome::kOk: return nanoseconds;
+    case Outcome::kMalformed: set_expected(expected, kNotADuration); return std::nullopt;
     case Outcome::kOverflow:
       set_expected(expected, "is out of range (more nanoseconds than a 64-bit count holds)");
       return std::nullopt;

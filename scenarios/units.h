@@ -37,8 +37,7 @@ inline std::string shown(const json& value) {
 // On failure these return nullopt and, if `expected` is given, set it to the
 // rest of the error sentence after the value, e.g.
 // `is not a size (expected a number with one of B, kB, ...)`.
-std::optional<sim::Bytes> parse_bytes(const json& value, sim::Bytes base_unit,
-                                      std::string* expected = nullptr);
+std::optional<sim::Bytes> parse_bytes(const json& value, sim::Bytes base_unit, std::string* expected = nullptr);
 std::optional<sim::Duration> parse_duration(const json& value, sim::Duration base_unit,
                                             std::string* expected = nullptr);
 std::optional<std::int64_t> parse_integer(const json& value, std::string* expected = nullptr);

@@ -42,14 +42,14 @@ void check_version_gates(const json& written, const Layers& layers, const Scenar
     errors.add(origins.of(key), release + " has no " + key + " (it came with " + came_with + ")");
   };
   if (!version.at_least(90600)) {
-    for (const char* key : {"checkpoint_flush_after", "bgwriter_flush_after", "backend_flush_after",
-                            "wal_writer_flush_after"}) {
+    for (const char* key :
+         {"checkpoint_flush_after", "bgwriter_flush_after", "backend_flush_after", "wal_writer_flush_after"}) {
       if (written.contains(key)) missing(key, "9.6");
     }
     if (written.contains("checkpoint_timeout") && s.postgres.checkpoint_timeout > sim::kHour) {
-      errors.add(origins.of("checkpoint_timeout"),
-                 format_duration(s.postgres.checkpoint_timeout) + " is out of range for " + release +
-                     " (30s..1h; 9.6 raised the limit to 1d)");
+      errors.add(origins.of("checkpoint_timeout"), format_duration(s.postgres.checkpoint_timeout) +
+                                                       " is out of range for " + release +
+                                                       " (30s..1h; 9.6 raised the limit to 1d)");
     }
   }
   if (written.contains("wal_compression")) {
@@ -58,8 +58,9 @@ void check_version_gates(const json& written, const Layers& layers, const Scenar
     if (!version.at_least(90500)) {
       missing("wal_compression", "9.5");
     } else if (method && !version.at_least(150000)) {
-      errors.add(origins.of("wal_compression"), shown(raw) + " is not a boolean: " + release +
-                                                    "'s wal_compression is on or off (pglz, lz4 and zstd came with 15)");
+      errors.add(origins.of("wal_compression"),
+                 shown(raw) + " is not a boolean: " + release +
+                     "'s wal_compression is on or off (pglz, lz4 and zstd came with 15)");
     }
   }
   if (written.contains("synchronous_commit") && written.at("synchronous_commit").is_string()) {
@@ -73,10 +74,11 @@ void check_version_gates(const json& written, const Layers& layers, const Scenar
       }
     }
   }
-  if (!version.at_least(100000) && written.contains("bgwriter_lru_maxpages") && s.postgres.bgwriter_lru_maxpages > 1000) {
-    errors.add(origins.of("bgwriter_lru_maxpages"),
-               std::to_string(s.postgres.bgwriter_lru_maxpages) + " is out of range for " + release +
-                   " (0..1000; 10 raised the limit to 1073741823)");
+  if (!version.at_least(100000) && written.contains("bgwriter_lru_maxpages") &&
+      s.postgres.bgwriter_lru_maxpages > 1000) {
+    errors.add(origins.of("bgwriter_lru_maxpages"), std::to_string(s.postgres.bgwriter_lru_maxpages) +
+                                                        " is out of range for " + release +
+                                                        " (0..1000; 10 raised the limit to 1073741823)");
   }
 }
 

@@ -25,8 +25,8 @@ namespace ckptsim::sim {
 
 struct QueueEntry {
   Time time;
-  std::uint64_t key;        // sequence number << 1 | kind bit: unique, gives FIFO among equal times
-  std::uintptr_t payload;   // a coroutine frame address or a timer slot index, by kind
+  std::uint64_t key;       // sequence number << 1 | kind bit: unique, gives FIFO among equal times
+  std::uintptr_t payload;  // a coroutine frame address or a timer slot index, by kind
 };
 
 class EventQueue {

@@ -39,8 +39,7 @@ class LWLock {
   class [[nodiscard]] Guard {
    public:
     Guard() noexcept = default;
-    Guard(Guard&& other) noexcept
-        : sim_(other.sim_), lock_(std::exchange(other.lock_, nullptr)), mode_(other.mode_) {}
+    Guard(Guard&& other) noexcept : sim_(other.sim_), lock_(std::exchange(other.lock_, nullptr)), mode_(other.mode_) {}
     Guard& operator=(Guard&& other) noexcept {
       if (this != &other) {
         unlock();
@@ -70,9 +69,7 @@ class LWLock {
     Mode mode_ = Mode::Exclusive;
   };
 
-  bool free_for(Mode mode) const noexcept {
-    return !exclusive_ && (mode == Mode::Shared || shared_ == 0);
-  }
+  bool free_for(Mode mode) const noexcept { return !exclusive_ && (mode == Mode::Shared || shared_ == 0); }
   bool held() const noexcept { return exclusive_ || shared_ > 0; }
   bool held_exclusive() const noexcept { return exclusive_; }
   int shared_holders() const noexcept { return shared_; }

@@ -43,9 +43,7 @@ class Process {
   class promise_type
       : public boost::intrusive::list_base_hook<boost::intrusive::link_mode<boost::intrusive::auto_unlink>> {
    public:
-    Process get_return_object() noexcept {
-      return Process(std::coroutine_handle<promise_type>::from_promise(*this));
-    }
+    Process get_return_object() noexcept { return Process(std::coroutine_handle<promise_type>::from_promise(*this)); }
     std::suspend_always initial_suspend() const noexcept { return {}; }
     std::suspend_never final_suspend() const noexcept { return {}; }
     void return_void() const noexcept {}

@@ -37,8 +37,8 @@ class Resource {
 
  private:
   struct Claim : Waiter {
-    Duration hold = 0;    // for use(): how long to keep the unit once granted
-    bool timed = false;   // use() (resume when the hold ends) or acquire() (resume at grant)
+    Duration hold = 0;   // for use(): how long to keep the unit once granted
+    bool timed = false;  // use() (resume when the hold ends) or acquire() (resume at grant)
   };
 
  public:

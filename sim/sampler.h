@@ -8,8 +8,8 @@
 // at each close. A source owns a run of adjacent columns and fills exactly
 // those, from its own counters (usually the change since the previous
 // close). The first column of every table is time_s, the end of the interval
-// in seconds since start()'s origin, as pgbench -P counts from its start. Sinks (a CSV writer, an in-memory series) receive each closed
-// row.
+// in seconds since start()'s origin, as pgbench -P counts from its start. Sinks (a CSV writer, an in-memory series)
+// receive each closed row.
 //
 // Interval closes are scheduled at origin + k * period (no drift from
 // rounding), by a Timer. Sources and sinks are meant to be registered before

@@ -81,8 +81,8 @@ class Simulator {
   // For awaitables written by models (an I/O completion, a lock): queue the
   // resumption of a suspended coroutine at time t (clamped to now()).
   void resume_at(Time t, std::coroutine_handle<> coroutine) {
-    queue_.push(QueueEntry{t > now_ ? t : now_, next_key(kResume),
-                           reinterpret_cast<std::uintptr_t>(coroutine.address())});
+    queue_.push(
+        QueueEntry{t > now_ ? t : now_, next_key(kResume), reinterpret_cast<std::uintptr_t>(coroutine.address())});
   }
   void resume_now(std::coroutine_handle<> coroutine) { resume_at(now_, coroutine); }
 

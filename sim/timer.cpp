@@ -58,9 +58,8 @@ void Simulator::cancel_timer(std::uint32_t slot) noexcept {
 }
 
 void Simulator::drop_stale_entries() {
-  queue_.retain([this](const QueueEntry& e) {
-    return (e.key & 1U) == kResume || timer_slots_[e.payload].key == e.key;
-  });
+  queue_.retain(
+      [this](const QueueEntry& e) { return (e.key & 1U) == kResume || timer_slots_[e.payload].key == e.key; });
   stale_entries_ = 0;
 }
 

@@ -20,7 +20,7 @@ struct RunArgs {
   std::string out;
   std::vector<std::string> sets;
   std::vector<std::string> preset_files;  // --preset-file, in order
-  int jobs = 0;  // 0: all cores
+  int jobs = 0;                           // 0: all cores
   std::optional<std::uint64_t> seed;
   double threshold = 10.0;
   bool quiet = false;

@@ -23,7 +23,8 @@ struct Row {
 const Row kRows[] = {
     {"tps mean", "tps_mean", [](const analysis::Stability& s) { return s.tps_mean; }, false},
     {"tps stddev", "tps_stddev", [](const analysis::Stability& s) { return s.tps_stddev; }, false},
-    {"below threshold", "pct_below_threshold", [](const analysis::Stability& s) { return s.pct_below_threshold; }, true},
+    {"below threshold", "pct_below_threshold", [](const analysis::Stability& s) { return s.pct_below_threshold; },
+     true},
     {"tps min", "tps_min", [](const analysis::Stability& s) { return s.tps_min; }, false},
     {"tps q1", "tps_q1", [](const analysis::Stability& s) { return s.tps_q1; }, false},
     {"tps median", "tps_median", [](const analysis::Stability& s) { return s.tps_median; }, false},
@@ -66,15 +67,15 @@ int command_compare(const CompareArgs& args) {
             << line("input", real.input.format, simulated.input.format, "")
             << line("interval", fmt::format("{:g} s", real.input.interval_s),
                     fmt::format("{:g} s", simulated.input.interval_s), "")
-            << line("intervals", fmt::format("{}", real.input.tps.size()), fmt::format("{}", simulated.input.tps.size()),
+            << line("intervals", fmt::format("{}", real.input.tps.size()),
+                    fmt::format("{}", simulated.input.tps.size()),
                     fmt::format("{:+}", static_cast<long long>(simulated.input.tps.size()) -
                                             static_cast<long long>(real.input.tps.size())));
   for (const Row& row : kRows) {
     const double a = row.value(real.stability), b = row.value(simulated.stability);
     const std::string name = row.is_pct ? fmt::format("below {:g} tps", args.threshold) : row.name;
     std::cout << line(name, row.is_pct ? fmt::format("{:.1f}%", a) : fmt::format("{:.1f}", a),
-                      row.is_pct ? fmt::format("{:.1f}%", b) : fmt::format("{:.1f}", b),
-                      difference(a, b, row.is_pct));
+                      row.is_pct ? fmt::format("{:.1f}%", b) : fmt::format("{:.1f}", b), difference(a, b, row.is_pct));
   }
   std::cout << line("skipped", pct_or_na(real.input.has_skipped, real.stability.skipped_pct),
                     pct_or_na(simulated.input.has_skipped, simulated.stability.skipped_pct), "");

@@ -81,10 +81,11 @@ std::string format_comparisons(const std::vector<Comparison>& rows) {
   out += std::string(36 + 24 + 12 + 12 + 10 + 16, '-') + '\n';
   int within = 0;
   for (const auto& r : rows) {
-    const std::string diff = r.points ? fmt::format("{:+.2f} pp", r.difference())
-                                      : (std::isinf(r.difference()) ? std::string("inf")
-                                                                    : fmt::format("{:+.1f}%", 100 * r.difference()));
-    const std::string target = r.points ? fmt::format("±{:g} pp", r.tolerance) : fmt::format("±{:g}%", 100 * r.tolerance);
+    const std::string diff =
+        r.points ? fmt::format("{:+.2f} pp", r.difference())
+                 : (std::isinf(r.difference()) ? std::string("inf") : fmt::format("{:+.1f}%", 100 * r.difference()));
+    const std::string target =
+        r.points ? fmt::format("±{:g} pp", r.tolerance) : fmt::format("±{:g}%", 100 * r.tolerance);
     out += fmt::format("{:<36} {:<24} {:>12.4f} {:>12.4f} {:>10}  {} {}\n", r.case_name, r.metric, r.real, r.sim, diff,
                        target, r.within() ? "ok" : "MISS");
     within += r.within();

@@ -20,8 +20,8 @@ struct Comparison {
   std::string metric;
   double real = 0;
   double sim = 0;
-  bool points = false;     // compared in percentage points, else relatively
-  double tolerance = 0;    // points, or a fraction of the real figure
+  bool points = false;   // compared in percentage points, else relatively
+  double tolerance = 0;  // points, or a fraction of the real figure
   bool within() const;
   double difference() const;  // points, or relative (sim - real) / real
 };

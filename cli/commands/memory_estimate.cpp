@@ -27,7 +27,8 @@ MemoryEstimate estimate_memory(const scenarios::Scenario& sc) {
   MemoryEstimate e;
   e.fixed_mb = kFixedMb;
   e.shared_buffers_mb = kBytesPerBuffer * static_cast<double>(sc.postgres.shared_buffers / os::kBlockBytes) / kMB;
-  e.tables_mb = kBytesPerTableBlock * static_cast<double>(pgbench::PgbenchTables::database_blocks(sc.pgbench.scale)) / kMB;
+  e.tables_mb =
+      kBytesPerTableBlock * static_cast<double>(pgbench::PgbenchTables::database_blocks(sc.pgbench.scale)) / kMB;
   return e;
 }
 
@@ -57,8 +58,8 @@ std::optional<std::string> memory_refusal(const scenarios::Plan& plan, int jobs,
       "this run needs about {:.0f} MB of memory, more than the {:.0f} MB available on this machine: {} at once, "
       "the largest {:.0f} MB ({:.0f} MB for shared_buffers, {:.0f} MB for the pgbench tables at their scale, "
       "{:.0f} MB fixed){}",
-      need, available_mb, at_once == 1 ? std::string("1 point") : fmt::format("{} points", at_once),
-      largest.total_mb(), largest.shared_buffers_mb, largest.tables_mb, largest.fixed_mb,
+      need, available_mb, at_once == 1 ? std::string("1 point") : fmt::format("{} points", at_once), largest.total_mb(),
+      largest.shared_buffers_mb, largest.tables_mb, largest.fixed_mb,
       at_once > 1 ? "; a smaller --jobs runs fewer at once" : "");
 }
 

@@ -26,7 +26,8 @@ int command_run(const RunArgs& args) {
   if (!plan) return 2;
   std::filesystem::path out = args.out;
   if (out.empty()) {
-    const std::filesystem::path source = args.scenario.empty() ? default_scenario() : std::filesystem::path(args.scenario);
+    const std::filesystem::path source =
+        args.scenario.empty() ? default_scenario() : std::filesystem::path(args.scenario);
     out = std::filesystem::path(run_files::kDefaultOutFolder) / source.stem();
   }
   std::optional<sim::Duration> crash_at;
@@ -59,7 +60,10 @@ int command_run(const RunArgs& args) {
     const ClaimedOutput claimed = claim_output(out);  // locked until the index is refreshed
     out = claimed.dir;
     const int rc = run_plan(*plan, out,
-                            {.jobs = args.jobs, .quiet = args.quiet, .threshold = args.threshold, .crash_at = crash_at,
+                            {.jobs = args.jobs,
+                             .quiet = args.quiet,
+                             .threshold = args.threshold,
+                             .crash_at = crash_at,
                              .title = source_name(args.scenario)});
     refresh_indexes(out);  // a stopped or failed run too: its page says what it left
     return rc;

@@ -116,8 +116,12 @@ std::string compare_html(const ResultsTree& tree) {
   w.element("h2", "Figures").open("table", {{"id", "figures"}}).close("table");
   w.element("p", "", {{"id", "figures-note"}, {"class", "muted"}});
   w.element("h2", "tps per interval");
-  w.open("svg", {{"id", "chart"}, {"viewBox", "0 0 1200 420"}, {"width", "100%"},
-                 {"xmlns", "http://www.w3.org/2000/svg"}, {"role", "img"}, {"aria-label", "tps of A and B"}})
+  w.open("svg", {{"id", "chart"},
+                 {"viewBox", "0 0 1200 420"},
+                 {"width", "100%"},
+                 {"xmlns", "http://www.w3.org/2000/svg"},
+                 {"role", "img"},
+                 {"aria-label", "tps of A and B"}})
       .close("svg");
   w.open("ul", {{"id", "legend"}}).close("ul");
   w.element("h2", "Settings that differ");

@@ -29,7 +29,8 @@ std::string url_of(const std::filesystem::path& relative) {
     if (!out.empty()) out += '/';
     for (const unsigned char c : part.string()) {
       // ':' is encoded: "javascript:x/run.html" would be a scheme, not a folder.
-      const bool plain = std::isalnum(c) || std::string_view("-._~=,+").find(static_cast<char>(c)) != std::string_view::npos;
+      const bool plain =
+          std::isalnum(c) || std::string_view("-._~=,+").find(static_cast<char>(c)) != std::string_view::npos;
       out += plain ? std::string(1, static_cast<char>(c)) : fmt::format("%{:02X}", c);
     }
   }

@@ -28,8 +28,7 @@ nlohmann::json value_of(const RunEntry& run, const IndexColumn& column) {
       const nlohmann::json* value = lookup(run.summary, column.pointer);
       return value ? *value : nlohmann::json();
     }
-    case Source::worst_p99:
-      return run.worst_p99_ms ? nlohmann::json(*run.worst_p99_ms) : nlohmann::json();
+    case Source::worst_p99: return run.worst_p99_ms ? nlohmann::json(*run.worst_p99_ms) : nlohmann::json();
     case Source::checkpoints: {
       const nlohmann::json* timed = lookup(run.summary, "/pg_stat_bgwriter/checkpoints_timed");
       const nlohmann::json* requested = lookup(run.summary, "/pg_stat_bgwriter/checkpoints_req");

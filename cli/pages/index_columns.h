@@ -23,7 +23,7 @@ namespace ckptsim::cli {
 
 struct IndexColumn {
   enum class Source { setting, summary, worst_p99, checkpoints };
-  std::string label;    // header text
+  std::string label;  // header text
   Source source;
   std::string pointer;  // setting: into run.json's "settings"; summary: into summary.json
   int decimals = -1;    // a number shown with this many decimals (-1: as written)

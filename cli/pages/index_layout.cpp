@@ -37,9 +37,7 @@ std::string Page::href(const fs::path& target) const {
   return html::url_of(target.lexically_normal().lexically_relative(self_.parent_path()));
 }
 
-void Page::link(const fs::path& target, std::string_view text) {
-  writer_.element("a", text, {{"href", href(target)}});
-}
+void Page::link(const fs::path& target, std::string_view text) { writer_.element("a", text, {{"href", href(target)}}); }
 
 std::string Page::finish() {
   writer_.close("body");

@@ -63,7 +63,8 @@ void runs_table(Page& page, const ResultsTree& tree) {
     w.breakable_text(run.id()).close("a").close("td").open("td");
     if (run.grid) page.link(grid_page(tree.grids[*run.grid]), tree.grids[*run.grid].id());
     w.close("td");
-    for (const IndexColumn& column : index_columns()) sortable_cell(w, cell_text(run, column), cell_number(run, column));
+    for (const IndexColumn& column : index_columns())
+      sortable_cell(w, cell_text(run, column), cell_number(run, column));
     w.element("td", state_of(run)).open("td");
     w.element("a", "compare", {{"href", page.href(compare_page()) + "?a=" + html::url_of(run.id())}});
     w.close("td").close("tr");

@@ -47,7 +47,8 @@ void plots_section(Page& page, const fs::path& root, const fs::path& dir) {
   std::vector<std::string> names = files_of(root, dir);
   const std::set<std::string> present(names.begin(), names.end());
   // tps first: the plot every reader opens a run or grid for.
-  std::stable_partition(names.begin(), names.end(), [](const std::string& name) { return name.starts_with(kTpsPlotPrefix); });
+  std::stable_partition(names.begin(), names.end(),
+                        [](const std::string& name) { return name.starts_with(kTpsPlotPrefix); });
   int shown = 0;
   for (const std::string& name : names) {
     const fs::path file(name);
@@ -64,7 +65,8 @@ void plots_section(Page& page, const fs::path& root, const fs::path& dir) {
     }
     w.close("figcaption").close("figure");
   }
-  if (shown == 0) w.element("p", "none (gnuplot was not found when the run ended, or it was stopped)", {{"class", "muted"}});
+  if (shown == 0)
+    w.element("p", "none (gnuplot was not found when the run ended, or it was stopped)", {{"class", "muted"}});
 }
 
 void text_file_section(Page& page, const fs::path& root, const fs::path& file, std::size_t limit) {
@@ -86,8 +88,9 @@ void text_file_section(Page& page, const fs::path& root, const fs::path& file, s
     return;
   }
   w.element("pre", text);
-  if (cut) w.element("p", fmt::format("the first {} of the file; the link above opens all of it", readable_size(limit)),
-                     {{"class", "muted"}});
+  if (cut)
+    w.element("p", fmt::format("the first {} of the file; the link above opens all of it", readable_size(limit)),
+              {{"class", "muted"}});
 }
 
 void csv_section(Page& page, const fs::path& root, const fs::path& file, const std::vector<fs::path>& row_links) {
@@ -135,7 +138,10 @@ void key_value_table(Page& page, const nlohmann::ordered_json& flat) {
   html::Writer& w = page.body();
   w.open("table").open("tbody");
   for (const auto& [key, value] : flat.items())
-    w.open("tr").element("th", key).element("td", value.is_string() ? value.get<std::string>() : value.dump()).close("tr");
+    w.open("tr")
+        .element("th", key)
+        .element("td", value.is_string() ? value.get<std::string>() : value.dump())
+        .close("tr");
   w.close("tbody").close("table");
 }
 

@@ -27,10 +27,10 @@ void refuse_foreign_page(const fs::path& page) {
   const fs::file_status status = fs::symlink_status(page, ec);
   if (!fs::exists(status)) return;
   if (fs::is_regular_file(status) && is_ckptsim_index(page)) return;
-  throw FolderRefused(fmt::format(
-      "{}: not a page that ckptsim index wrote (no <meta name=\"generator\" content=\"{}\">); it is left "
-      "alone: move it away, or index another folder",
-      page.string(), kGenerator));
+  throw FolderRefused(
+      fmt::format("{}: not a page that ckptsim index wrote (no <meta name=\"generator\" content=\"{}\">); it is left "
+                  "alone: move it away, or index another folder",
+                  page.string(), kGenerator));
 }
 
 // Removes the .html files under DIR/_index that this refresh did not write
@@ -43,8 +43,9 @@ void remove_stale_pages(const fs::path& root, const std::set<fs::path>& written)
        it.increment(ec)) {
     if (it->is_directory()) {
       dirs.push_back(it->path());
-    } else if (it->path().extension() == run_files::kPageExtension && !written.contains(it->path().lexically_relative(root)) &&
-               fs::is_regular_file(it->symlink_status()) && is_ckptsim_index(it->path())) {
+    } else if (it->path().extension() == run_files::kPageExtension &&
+               !written.contains(it->path().lexically_relative(root)) && fs::is_regular_file(it->symlink_status()) &&
+               is_ckptsim_index(it->path())) {
       fs::remove(it->path(), ec);
     }
   }
@@ -60,8 +61,10 @@ IndexWritten write_results_index(const fs::path& dir) {
   const ResultsTree tree = scan_results(dir);
   std::error_code ec;
   if (fs::is_symlink(fs::symlink_status(dir / run_files::kIndexFolder, ec)))
-    throw FolderRefused(fmt::format("{}: is a symbolic link; the index writes its pages only into a folder of "
-                                    "its own", (dir / run_files::kIndexFolder).string()));
+    throw FolderRefused(
+        fmt::format("{}: is a symbolic link; the index writes its pages only into a folder of "
+                    "its own",
+                    (dir / run_files::kIndexFolder).string()));
   refuse_foreign_page(dir / index_page());  // before any page is written
   std::set<fs::path> written;
   auto write = [&](const fs::path& page, const std::string& text) {

@@ -45,7 +45,8 @@ void read_progress(const fs::path& dir, RunEntry& run) {
     run.tps = analysis::read_tps_series(csv);
     const int time = table.column("time_s"), p99 = table.column("latency_p99_ms");
     if (table.rows.size() >= 2 && time >= 0 && run.tps.size() > 0)
-      run.interval_s = std::stod(table.rows.back()[static_cast<std::size_t>(time)]) / static_cast<double>(run.tps.size());
+      run.interval_s =
+          std::stod(table.rows.back()[static_cast<std::size_t>(time)]) / static_cast<double>(run.tps.size());
     if (p99 < 0) return;
     for (const auto& row : table.rows) {
       const double v = std::stod(row[static_cast<std::size_t>(p99)]);
@@ -73,7 +74,10 @@ void walk(const fs::path& root, const fs::path& relative, ResultsTree& tree) {
   }
   if (fs::is_regular_file(dir / kGridRecord)) {
     const nlohmann::json index = read_json_file(dir / kGridRecord);
-    GridEntry grid{.dir = relative, .title = relative.filename().string(), .grid_paths = grid_paths_of(dir), .points = {},
+    GridEntry grid{.dir = relative,
+                   .title = relative.filename().string(),
+                   .grid_paths = grid_paths_of(dir),
+                   .points = {},
                    .runs = {}};
     if (index.is_object() && index.value("title", nlohmann::json()).is_string()) grid.title = index["title"];
     tree.grids.push_back(std::move(grid));

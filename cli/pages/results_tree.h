@@ -22,19 +22,19 @@
 namespace ckptsim::cli {
 
 struct RunEntry {
-  std::filesystem::path dir;      // relative to the tree's root ("." for the root itself)
-  nlohmann::json record;          // run.json (null if unreadable)
-  nlohmann::json summary;         // summary.json (null if absent or unreadable)
+  std::filesystem::path dir;  // relative to the tree's root ("." for the root itself)
+  nlohmann::json record;      // run.json (null if unreadable)
+  nlohmann::json summary;     // summary.json (null if absent or unreadable)
   // From progress.csv (empty when it is missing or unreadable): the tps of
   // each interval, and the worst interval's latency_p99_ms when it has one.
   std::vector<double> tps;
   double interval_s = 1;
   std::optional<double> worst_p99_ms;
   std::optional<std::size_t> grid;  // index into ResultsTree::grids
-  std::string point;              // its point name in that grid
+  std::string point;                // its point name in that grid
 
-  std::string id() const;         // dir as a '/'-separated string: the compare page's key
-  bool complete() const;          // summary.json says "complete": true
+  std::string id() const;  // dir as a '/'-separated string: the compare page's key
+  bool complete() const;   // summary.json says "complete": true
 };
 
 struct GridEntry {

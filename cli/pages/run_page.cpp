@@ -25,8 +25,7 @@ void header(Page& page, const ResultsTree& tree, const RunEntry& run) {
     w.text(run.summary.is_object()
                ? fmt::format("The run was stopped before its end ({}: \"complete\": false). ", kSummaryJson)
                : fmt::format("No {} yet: the run is still going, or was killed. ", kSummaryJson));
-  w.element("a", "Compare it with another run",
-            {{"href", page.href(compare_page()) + "?a=" + html::url_of(run.id())}});
+  w.element("a", "Compare it with another run", {{"href", page.href(compare_page()) + "?a=" + html::url_of(run.id())}});
   w.text(".").close("p");
 }
 

@@ -7,7 +7,11 @@ namespace ckptsim::cli {
 
 AggregateLog::AggregateLog(sim::Simulator& sim, const std::filesystem::path& dir, int pgbench_pid, int version_num,
                            pgbench::TransactionStats& stats, const pgbench::PgbenchConfig& config, sim::Time origin)
-    : sim_(sim), version_num_(version_num), stats_(stats), config_(config), interval_start_(origin),
+    : sim_(sim),
+      version_num_(version_num),
+      stats_(stats),
+      config_(config),
+      interval_start_(origin),
       timer_(sim, [this] { close_interval(); }) {
   for (std::size_t t = 0; t < stats.threads(); ++t) {
     files_.push_back(std::make_unique<analysis::AtomicFile>(dir / run_files::aggregate_log_name(pgbench_pid, t)));

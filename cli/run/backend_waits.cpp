@@ -5,8 +5,8 @@
 namespace ckptsim::cli {
 
 namespace {
-using postgres::WaitEvent;
 using os::IoLayer;
+using postgres::WaitEvent;
 
 std::string layer_column(std::size_t i) {
   return i == static_cast<std::size_t>(IoLayer::None) ? "other" : os::io_layer_name(static_cast<IoLayer>(i));

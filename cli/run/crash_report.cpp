@@ -38,7 +38,8 @@ double random_read_seconds(const disk::DeviceConfig& d) {
     const double media = static_cast<double>(d.media_rate_outer + d.media_rate_inner) / 2;
     s = sim::to_seconds(d.command_overhead + d.seek_average) + half_turn + kPageBytes / media;
   } else {
-    s = sim::to_seconds(d.host_overhead + d.ftl_overhead + d.read_time) + kPageBytes / static_cast<double>(d.channel_rate);
+    s = sim::to_seconds(d.host_overhead + d.ftl_overhead + d.read_time) +
+        kPageBytes / static_cast<double>(d.channel_rate);
   }
   if (d.controller_cache > 0) s += sim::to_seconds(d.controller_overhead);
   return s;
@@ -46,7 +47,8 @@ double random_read_seconds(const disk::DeviceConfig& d) {
 
 double sequential_read_bytes_per_second(const disk::DeviceConfig& d) {
   const double link = static_cast<double>(d.link_rate);
-  if (d.kind == disk::Kind::Hdd) return std::min(link, static_cast<double>(d.media_rate_outer + d.media_rate_inner) / 2);
+  if (d.kind == disk::Kind::Hdd)
+    return std::min(link, static_cast<double>(d.media_rate_outer + d.media_rate_inner) / 2);
   return std::min(link, static_cast<double>(d.channels * d.channel_rate));
 }
 
@@ -72,12 +74,10 @@ void write_crash_report(const std::filesystem::path& dir, const scenarios::Scena
   report["recovery_possible"] = c.checkpoint_record_durable();
   report["acknowledged_commits"] = c.acknowledged_commits;
   report["dirty_shared_buffers"] = c.dirty_shared_buffers;
-  report["wal"] = {{"insert_lsn", postgres::format_lsn(c.insert_lsn)},
-                   {"write_lsn", postgres::format_lsn(c.write_lsn)},
-                   {"flush_lsn", postgres::format_lsn(c.flush_lsn)},
-                   {"durable_lsn", postgres::format_lsn(c.durable_lsn)},
-                   {"written_not_flushed_bytes", c.write_lsn - c.flush_lsn},
-                   {"in_wal_buffers_bytes", c.insert_lsn - c.write_lsn}};
+  report["wal"] = {
+      {"insert_lsn", postgres::format_lsn(c.insert_lsn)},       {"write_lsn", postgres::format_lsn(c.write_lsn)},
+      {"flush_lsn", postgres::format_lsn(c.flush_lsn)},         {"durable_lsn", postgres::format_lsn(c.durable_lsn)},
+      {"written_not_flushed_bytes", c.write_lsn - c.flush_lsn}, {"in_wal_buffers_bytes", c.insert_lsn - c.write_lsn}};
   report["checkpoint"] = {{"redo_lsn", postgres::format_lsn(c.redo_lsn)},
                           {"record_end_lsn", postgres::format_lsn(c.checkpoint_record_end)},
                           {"record_durable", c.checkpoint_record_durable()},

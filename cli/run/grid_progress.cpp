@@ -49,11 +49,11 @@ void GridProgress::finished(const std::string& name, const char* how, double poi
   if (mode_ != Mode::lines) return;
   const std::size_t n = fractions_.size();
   const double eta = remaining(seconds_since(start_), static_cast<double>(finished_) / static_cast<double>(n));
-  std::fputs(fmt::format("ckptsim: point {} of {} {}: {} ({}, ETA {})\n", finished_, n, how, name,
-                         point_seconds < 10 ? fmt::format("{:.1f}s", point_seconds) : eta_text(point_seconds),
-                         eta_text(eta))
-                 .c_str(),
-             out_);
+  std::fputs(
+      fmt::format("ckptsim: point {} of {} {}: {} ({}, ETA {})\n", finished_, n, how, name,
+                  point_seconds < 10 ? fmt::format("{:.1f}s", point_seconds) : eta_text(point_seconds), eta_text(eta))
+          .c_str(),
+      out_);
   std::fflush(out_);
 }
 

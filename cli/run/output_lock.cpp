@@ -50,10 +50,10 @@ OutputLock::OutputLock(const fs::path& dir, const std::string& shown) : path_(di
     if (try_take(path_)) return;
     const long pid = holder_of(path_);
     if (is_alive(pid) && pid != static_cast<long>(::getpid())) {
-      throw FolderRefused(fmt::format(
-          "{}: another ckptsim run (pid {}) is writing into it ({} names it); wait for it to end or choose "
-          "another --out",
-          shown, pid, kOutputLock));
+      throw FolderRefused(
+          fmt::format("{}: another ckptsim run (pid {}) is writing into it ({} names it); wait for it to end or choose "
+                      "another --out",
+                      shown, pid, kOutputLock));
     }
     std::error_code ignored;
     fs::remove(path_, ignored);  // stale: its run is gone

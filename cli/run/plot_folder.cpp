@@ -40,9 +40,10 @@ fs::path point_folder(const fs::path& dir, const nlohmann::json& name) {
   if (!name.is_string()) throw FolderRefused(fmt::format("{}: a point name is not a string", index.string()));
   const std::string text = name.get<std::string>();
   if (text.empty() || text == "." || text == ".." || text.find_first_of(std::string("/\0", 2)) != std::string::npos)
-    throw FolderRefused(fmt::format("{}: point \"{}\" is not a folder name (expected one name, without \"/\", "
-                                    "\"..\" or an absolute path, as run writes them)",
-                                    index.string(), text));
+    throw FolderRefused(
+        fmt::format("{}: point \"{}\" is not a folder name (expected one name, without \"/\", "
+                    "\"..\" or an absolute path, as run writes them)",
+                    index.string(), text));
   const fs::path point = dir / text;
   std::error_code ec;
   const fs::file_status status = fs::symlink_status(point, ec);
@@ -98,7 +99,8 @@ void plot_folder(const fs::path& dir, const std::string& run_title) {
   }
   const std::string title = index["title"].get<std::string>();
   std::vector<fs::path> points;
-  for (const auto& name : index["points"]) points.push_back(point_folder(dir, name));  // all checked before any is drawn
+  for (const auto& name : index["points"])
+    points.push_back(point_folder(dir, name));  // all checked before any is drawn
   std::vector<analysis::PlotSeries> series;
   for (const fs::path& point : points) {
     const std::string name = point.filename().string();

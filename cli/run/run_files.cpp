@@ -13,11 +13,9 @@ namespace {
 // and checks that nothing it leaves is missing from these lists.
 const std::set<std::string, std::less<>> kPointFiles = {
     kRunRecord,   kProgressCsv, kSystemCsv, kWaitsCsv,   kIoLayersCsv, kPostgresLog, kCheckpointsCsv, kPgbenchLog,
-    kSummaryJson, kPerfJson,    kCrashJson, kPlotScript, kTpsPng,      kTpsSvg,
-    kSystemPng};
-const std::set<std::string, std::less<>> kGridFiles = {kSummaryCsv, kReportTxt,  kPlotScript,   kGridRecord,
-                                                       kOverlayPng, kOverlaySvg, kGridPng,      kStabilityPng,
-                                                       kIndexHtml};
+    kSummaryJson, kPerfJson,    kCrashJson, kPlotScript, kTpsPng,      kTpsSvg,      kSystemPng};
+const std::set<std::string, std::less<>> kGridFiles = {kSummaryCsv, kReportTxt, kPlotScript,   kGridRecord, kOverlayPng,
+                                                       kOverlaySvg, kGridPng,   kStabilityPng, kIndexHtml};
 
 }  // namespace
 
@@ -41,8 +39,8 @@ bool is_temporary_name(const std::string& name) {
 std::string temporary_name(const std::string& name, long pid) { return fmt::format("{}.tmp.{}", name, pid); }
 
 const std::vector<std::string>& always_written() {
-  static const std::vector<std::string> names = {kRunRecord,   kProgressCsv, kSystemCsv,      kWaitsCsv,
-                                                 kIoLayersCsv, kPostgresLog, kPerfJson,       kCheckpointsCsv,
+  static const std::vector<std::string> names = {kRunRecord,   kProgressCsv, kSystemCsv, kWaitsCsv,
+                                                 kIoLayersCsv, kPostgresLog, kPerfJson,  kCheckpointsCsv,
                                                  kPgbenchLog,  kSummaryJson};
   return names;
 }

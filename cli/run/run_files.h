@@ -18,24 +18,24 @@
 namespace ckptsim::cli::run_files {
 
 // A run folder (one point of a grid, or a single run).
-inline constexpr char kRunRecord[] = "run.json";          // the recorded settings, written first
-inline constexpr char kProgressCsv[] = "progress.csv";    // pgbench -P per interval
-inline constexpr char kSystemCsv[] = "system.csv";        // kernel and device per interval
-inline constexpr char kWaitsCsv[] = "waits.csv";          // wait events per interval
-inline constexpr char kIoLayersCsv[] = "io_layers.csv";   // I/O per layer per interval
+inline constexpr char kRunRecord[] = "run.json";         // the recorded settings, written first
+inline constexpr char kProgressCsv[] = "progress.csv";   // pgbench -P per interval
+inline constexpr char kSystemCsv[] = "system.csv";       // kernel and device per interval
+inline constexpr char kWaitsCsv[] = "waits.csv";         // wait events per interval
+inline constexpr char kIoLayersCsv[] = "io_layers.csv";  // I/O per layer per interval
 inline constexpr char kCheckpointsCsv[] = "checkpoints.csv";
-inline constexpr char kPostgresLog[] = "postgres.log";    // the server log (log_checkpoints)
-inline constexpr char kPgbenchLog[] = "pgbench.log";      // pgbench's final summary
-inline constexpr char kSummaryJson[] = "summary.json";    // written last: "complete" says how it ended
-inline constexpr char kPerfJson[] = "perf.json";          // wall-clock figures, the only machine-dependent file
-inline constexpr char kCrashJson[] = "crash.json";        // --crash-at
+inline constexpr char kPostgresLog[] = "postgres.log";  // the server log (log_checkpoints)
+inline constexpr char kPgbenchLog[] = "pgbench.log";    // pgbench's final summary
+inline constexpr char kSummaryJson[] = "summary.json";  // written last: "complete" says how it ended
+inline constexpr char kPerfJson[] = "perf.json";        // wall-clock figures, the only machine-dependent file
+inline constexpr char kCrashJson[] = "crash.json";      // --crash-at
 inline constexpr char kTpsPng[] = "tps.png";
 inline constexpr char kTpsSvg[] = "tps.svg";
 inline constexpr char kSystemPng[] = "system.png";
 
 // A grid folder (beside its point folders).
-inline constexpr char kGridRecord[] = "grid.json";        // the points and the title, for `ckptsim plot`
-inline constexpr char kSummaryCsv[] = "summary.csv";      // one row per point
+inline constexpr char kGridRecord[] = "grid.json";    // the points and the title, for `ckptsim plot`
+inline constexpr char kSummaryCsv[] = "summary.csv";  // one row per point
 inline constexpr char kReportTxt[] = "report.txt";
 inline constexpr char kOverlayPng[] = "tps-overlay.png";
 inline constexpr char kOverlaySvg[] = "tps-overlay.svg";

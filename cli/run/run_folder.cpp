@@ -75,7 +75,8 @@ bool is_index_folder(const fs::path& dir) {
     const std::string name = it->path().filename().string();
     if (is_plain_folder(*it)) continue;
     if (!is_plain_file(*it)) return false;
-    if (!is_temporary_name(name) && !(it->path().extension() == kPageExtension && is_ckptsim_index(it->path()))) return false;
+    if (!is_temporary_name(name) && !(it->path().extension() == kPageExtension && is_ckptsim_index(it->path())))
+      return false;
   }
   return !ec;
 }
@@ -175,9 +176,9 @@ ClaimedOutput claim_output(const fs::path& out) {
   fs::path dir = fs::weakly_canonical(fs::absolute(out), ec);
   if (ec) dir = fs::absolute(out).lexically_normal();
   if (!dir.has_filename() && dir != dir.root_path()) dir = dir.parent_path();  // "d/" from "d/new/.."
-  const std::string shown = out.string() + (out.lexically_normal() == out && !out.string().empty()
-                                                ? std::string()
-                                                : fmt::format(" ({})", dir.string()));
+  const std::string shown =
+      out.string() +
+      (out.lexically_normal() == out && !out.string().empty() ? std::string() : fmt::format(" ({})", dir.string()));
   const fs::file_status status = fs::symlink_status(dir, ec);
   if (fs::exists(status) && !fs::is_directory(fs::status(dir, ec)))
     throw FolderRefused(fmt::format("{}: exists and is not a folder", shown));

@@ -32,8 +32,16 @@ class PointPool {
  public:
   PointPool(const scenarios::Plan& plan, const std::filesystem::path& out, const PlanOptions& options,
             const std::vector<std::string>& records, const std::vector<std::optional<KeptPoint>>& kept)
-      : outcomes(plan.points.size()), errors(plan.points.size()), ran(plan.points.size(), 0), plan_(plan), out_(out),
-        options_(options), records_(records), kept_(kept), n_(plan.points.size()), single_(!plan.is_grid()),
+      : outcomes(plan.points.size()),
+        errors(plan.points.size()),
+        ran(plan.points.size(), 0),
+        plan_(plan),
+        out_(out),
+        options_(options),
+        records_(records),
+        kept_(kept),
+        n_(plan.points.size()),
+        single_(!plan.is_grid()),
         fractions_(n_) {}
 
   // Runs every point on `jobs` threads (this one among them), with a progress bar or lines for a grid.
@@ -71,14 +79,17 @@ class PointPool {
   // What became of point i ("kept", "done", "stopped", "failed"), or nullptr when a stop came before it.
   const char* run_one(std::size_t i) {
     if (kept_[i]) {
-      outcomes[i] = {.stability = kept_[i]->stability, .events = kept_[i]->events,
+      outcomes[i] = {.stability = kept_[i]->stability,
+                     .events = kept_[i]->events,
                      .simulated_seconds = kept_[i]->simulated_seconds};
       ran[i] = 1;
       return "kept";
     }
     if (stop_requested() != StopReason::none) return nullptr;
-    RunOptions run{.print_progress = single_ && !options_.quiet, .threshold = options_.threshold,
-                   .fraction = &fractions_[i], .record = records_[i],
+    RunOptions run{.print_progress = single_ && !options_.quiet,
+                   .threshold = options_.threshold,
+                   .fraction = &fractions_[i],
+                   .record = records_[i],
                    .crash_at = options_.crash_at};
     try {
       outcomes[i] = run_point(plan_.points[i].scenario, single_ ? out_ : out_ / plan_.points[i].name, run);
@@ -111,8 +122,8 @@ std::optional<int> unfinished(const scenarios::Plan& plan, const PointPool& pool
   for (std::size_t i = 0; i < n; ++i) {
     if (pool.errors[i].empty()) continue;
     ++failed;
-    std::cerr << "error: " << (single ? std::string("run") : "point " + plan.points[i].name) << ": "
-              << pool.errors[i] << '\n';
+    std::cerr << "error: " << (single ? std::string("run") : "point " + plan.points[i].name) << ": " << pool.errors[i]
+              << '\n';
   }
   if (failed) return 1;
   const std::size_t done = static_cast<std::size_t>(std::count(pool.ran.begin(), pool.ran.end(), 1));
@@ -168,9 +179,8 @@ int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, cons
   pool.run_all();
   if (const auto rc = unfinished(plan, pool)) return *rc;
   if (plan.is_grid()) {
-    const std::size_t reused = static_cast<std::size_t>(std::count_if(kept.begin(), kept.end(), [](const auto& k) {
-      return k.has_value();
-    }));
+    const std::size_t reused =
+        static_cast<std::size_t>(std::count_if(kept.begin(), kept.end(), [](const auto& k) { return k.has_value(); }));
     if (reused > 0 && !options.quiet)
       std::cerr << fmt::format("ckptsim: kept {} of {} points from an earlier run of the same settings\n", reused, n);
   }

@@ -18,7 +18,7 @@ struct PlanOptions {
   bool quiet = false;
   double threshold = 10.0;
   std::optional<sim::Duration> crash_at;  // --crash-at, for every point
-  std::string title = "ckptsim";         // the plots' title: the scenario's name
+  std::string title = "ckptsim";          // the plots' title: the scenario's name
 };
 
 // Returns the process exit code (0 when every point ran).

@@ -19,9 +19,9 @@
 #include "cli/run/run_summary.h"
 #include "cli/run/stop.h"
 #include "cli/run/table_csv.h"
-#include "models/postgres/log_format.h"
 #include "models/pgbench/pgbench.h"
 #include "models/pgbench/report.h"
+#include "models/postgres/log_format.h"
 #include "sim/interrupt.h"
 #include "sim/sampler.h"
 
@@ -35,8 +35,8 @@ constexpr sim::Time kForever = std::numeric_limits<sim::Time>::max();
 // duration, one progress period at a time, so that a stop request (a signal,
 // --max-wall) ends it after the current interval's rows. Returns false then.
 // `crash_at`, if not kForever, ends it there (a power loss).
-bool run_to_end(sim::Simulator& sim, pgbench::Pgbench& bench, const pgbench::PgbenchConfig& load,
-                sim::Duration period, sim::Time crash_at = kForever) {
+bool run_to_end(sim::Simulator& sim, pgbench::Pgbench& bench, const pgbench::PgbenchConfig& load, sim::Duration period,
+                sim::Time crash_at = kForever) {
   if (load.transactions > 0) {
     while (!bench.finished() && sim.now() < crash_at) {
       if (stop_requested() != StopReason::none) return false;
@@ -63,11 +63,11 @@ void emit_progress_line(std::string_view line, const RunOptions& options, std::s
 // The -P line of each interval comes from here too, unless pgbench.progress_file
 // has thread 0 print them itself, late or not at all when it was stuck (pgbench.h).
 void add_progress_columns(sim::Table& progress, pgbench::TransactionStats& stats, std::vector<double>& tps_series,
-                          const pgbench::PgbenchConfig& load, int major, sim::Time origin,
-                          const RunOptions& options, std::string& pgbench_log) {
+                          const pgbench::PgbenchConfig& load, int major, sim::Time origin, const RunOptions& options,
+                          std::string& pgbench_log) {
   const bool by_count = load.transactions > 0;
-  progress.add_source({"tps", "latency_avg_ms", "latency_stddev_ms", "lag_avg_ms", "skipped", "late",
-                       "latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "latency_max_ms"},
+  progress.add_source({"tps", "latency_avg_ms", "latency_stddev_ms", "lag_avg_ms", "skipped", "late", "latency_p50_ms",
+                       "latency_p90_ms", "latency_p99_ms", "latency_max_ms"},
                       [&, major, origin, by_count](const sim::Interval& iv, std::span<sim::Cell> cells) {
                         const pgbench::TransactionSums s = stats.take_interval();
                         const pgbench::LatencyHistogram& h = stats.interval_histogram();
@@ -159,8 +159,8 @@ struct Recorders {
         waits_csv(wired_waits(), dir / run_files::kWaitsCsv),
         io_layers_csv(wired_layers(), dir / run_files::kIoLayersCsv) {
     if (sc.pgbench.aggregate_interval > 0) {
-      aggregate_log.emplace(m.sim, dir, m.pgbench_pid, pgbench::version_num(sc.postgres.version),
-                            bench.stats(), sc.pgbench, origin);
+      aggregate_log.emplace(m.sim, dir, m.pgbench_pid, pgbench::version_num(sc.postgres.version), bench.stats(),
+                            sc.pgbench, origin);
     }
   }
   void stop() {
@@ -182,9 +182,7 @@ struct Recorders {
     sim::Table& progress = sampler.table("progress");
     add_progress_columns(progress, bench.stats(), tps_series, sc.pgbench, pgbench::major_version(sc.postgres.version),
                          origin, options, pgbench_log);
-    bench.on_progress_line([this, &options](std::string_view line) {
-      emit_progress_line(line, options, pgbench_log);
-    });
+    bench.on_progress_line([this, &options](std::string_view line) { emit_progress_line(line, options, pgbench_log); });
     add_timestamp_column(progress);
     return progress;
   }
@@ -266,13 +264,17 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   if (options.print_progress) std::cout << report;
 
   RunOutcome outcome;
-  outcome.stability = analysis::compute_stability(tps_series, options.threshold, total.transactions, total.skipped,
-                                                  total.late);
+  outcome.stability =
+      analysis::compute_stability(tps_series, options.threshold, total.transactions, total.skipped, total.late);
   outcome.events = static_cast<std::int64_t>(sim.events_processed());
   outcome.simulated_seconds = sim::to_seconds(finished);
   const nlohmann::ordered_json wait_totals = rec.waits.summary_json();
   if (!ran_to_end) outcome.stopped_by = stop_requested();
-  const MeasuredRun run{total, stats.total_histogram(), measured_s, report, wait_totals,
+  const MeasuredRun run{total,
+                        stats.total_histogram(),
+                        measured_s,
+                        report,
+                        wait_totals,
                         ran_to_end ? std::string() : stop_description(outcome.stopped_by),
                         options.crash_at ? std::optional<double>(sim::to_seconds(*options.crash_at)) : std::nullopt,
                         origin};

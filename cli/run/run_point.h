@@ -27,7 +27,6 @@ struct RunOptions {
   std::optional<sim::Duration> crash_at;    // --crash-at: a power loss then (crash_report.h)
 };
 
-RunOutcome run_point(const scenarios::Scenario& scenario, const std::filesystem::path& dir,
-                     const RunOptions& options);
+RunOutcome run_point(const scenarios::Scenario& scenario, const std::filesystem::path& dir, const RunOptions& options);
 
 }  // namespace ckptsim::cli

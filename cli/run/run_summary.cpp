@@ -25,15 +25,18 @@ double per_second(double count, double seconds) { return seconds > 0 ? count / s
 }  // namespace
 
 json latency_percentiles_json(const pgbench::LatencyHistogram& h) {
-  return {{"p50", h.percentile_ms(50)}, {"p90", h.percentile_ms(90)}, {"p99", h.percentile_ms(99)},
+  return {{"p50", h.percentile_ms(50)},
+          {"p90", h.percentile_ms(90)},
+          {"p99", h.percentile_ms(99)},
           {"p99_9", h.percentile_ms(99.9)}};
 }
 
 json stability_json(const analysis::Stability& s) {
-  return {{"tps_mean", s.tps_mean},       {"tps_stddev", s.tps_stddev}, {"threshold", s.threshold},
-          {"pct_below_threshold", s.pct_below_threshold},
-          {"tps_min", s.tps_min},         {"tps_q1", s.tps_q1},         {"tps_median", s.tps_median},
-          {"tps_q3", s.tps_q3},           {"tps_max", s.tps_max},       {"skipped_pct", s.skipped_pct},
+  return {{"tps_mean", s.tps_mean},     {"tps_stddev", s.tps_stddev},
+          {"threshold", s.threshold},   {"pct_below_threshold", s.pct_below_threshold},
+          {"tps_min", s.tps_min},       {"tps_q1", s.tps_q1},
+          {"tps_median", s.tps_median}, {"tps_q3", s.tps_q3},
+          {"tps_max", s.tps_max},       {"skipped_pct", s.skipped_pct},
           {"late_pct", s.late_pct}};
 }
 
@@ -77,7 +80,8 @@ void write_summary(const std::filesystem::path& dir, const scenarios::Scenario& 
   summary["stability"] = stability_json(outcome.stability);
   summary["waits"] = run.waits;
   // Named first: iterating items() of a temporary would dangle.
-  const json server_views = server_views_json(machine.server, run.origin), kernel_views = kernel_json(machine.kernel.report());
+  const json server_views = server_views_json(machine.server, run.origin),
+             kernel_views = kernel_json(machine.kernel.report());
   for (const auto& [key, value] : server_views.items()) summary[key] = value;
   for (const auto& [key, value] : kernel_views.items()) summary[key] = value;
   summary["sim"] = {{"events", outcome.events}, {"simulated_seconds", outcome.simulated_seconds}};

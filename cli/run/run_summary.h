@@ -21,7 +21,7 @@ struct MeasuredRun {
   const pgbench::TransactionSums& total;
   const pgbench::LatencyHistogram& latency;  // the whole run's, for its percentiles
   double duration_s;
-  const std::string& report;  // pgbench's final summary text
+  const std::string& report;            // pgbench's final summary text
   const nlohmann::ordered_json& waits;  // BackendWaits::summary_json
   std::string stopped_by;               // empty for a run that went to its end
   std::optional<double> crash_at_s;     // --crash-at: the run ended in a power loss there

@@ -51,7 +51,8 @@ StopReason stop_requested() {
 }
 
 void set_wall_budget(std::chrono::duration<double> budget) {
-  g_deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(budget);
+  g_deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(budget);
   g_has_deadline.store(true, std::memory_order_release);
 }
 

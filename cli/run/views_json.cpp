@@ -13,16 +13,14 @@ json pg_stat_io_json(const postgres::Stats& s) {
   const json null;
   auto row = [](const char* type, const json& writes, const json& writebacks, const json& extends, const json& fsyncs,
                 const json& evictions) {
-    return json{{"backend_type", type}, {"object", "relation"},   {"context", "normal"},
-                {"writes", writes},     {"writebacks", writebacks}, {"extends", extends},
-                {"fsyncs", fsyncs},     {"evictions", evictions}};
+    return json{{"backend_type", type},     {"object", "relation"}, {"context", "normal"}, {"writes", writes},
+                {"writebacks", writebacks}, {"extends", extends},   {"fsyncs", fsyncs},    {"evictions", evictions}};
   };
-  return json::array({row("client backend", s.buffers_backend - s.backend_extends, s.backend_writebacks,
-                          s.backend_extends, s.buffers_backend_fsync, s.backend_evictions),
-                      row("checkpointer", s.buffers_checkpoint, s.checkpointer_writebacks, null,
-                          s.checkpointer_fsyncs, null),
-                      row("background writer", s.buffers_clean, s.bgwriter_writebacks, null, s.bgwriter_fsyncs,
-                          null)});
+  return json::array(
+      {row("client backend", s.buffers_backend - s.backend_extends, s.backend_writebacks, s.backend_extends,
+           s.buffers_backend_fsync, s.backend_evictions),
+       row("checkpointer", s.buffers_checkpoint, s.checkpointer_writebacks, null, s.checkpointer_fsyncs, null),
+       row("background writer", s.buffers_clean, s.bgwriter_writebacks, null, s.bgwriter_fsyncs, null)});
 }
 
 }  // namespace
@@ -37,8 +35,9 @@ json server_views_json(const postgres::Server& server, sim::Time origin) {
                                        {"write_time", s.checkpoint_write_time},
                                        {"sync_time", s.checkpoint_sync_time},
                                        {"buffers_written", s.buffers_checkpoint}};
-    out["pg_stat_bgwriter"] = json{
-        {"buffers_clean", s.buffers_clean}, {"maxwritten_clean", s.maxwritten_clean}, {"buffers_alloc", s.buffers_alloc}};
+    out["pg_stat_bgwriter"] = json{{"buffers_clean", s.buffers_clean},
+                                   {"maxwritten_clean", s.maxwritten_clean},
+                                   {"buffers_alloc", s.buffers_alloc}};
   } else {
     json bg{{"checkpoints_timed", s.checkpoints_timed}, {"checkpoints_req", s.checkpoints_req}};
     if (version.has_checkpoint_times()) {
@@ -54,14 +53,10 @@ json server_views_json(const postgres::Server& server, sim::Time origin) {
     out["pg_stat_bgwriter"] = bg;
   }
   if (version.has_pg_stat_io()) out["pg_stat_io"] = pg_stat_io_json(s);
-  out["pg_stat_wal"] = json{{"wal_records", s.wal_records},
-                            {"wal_fpi", s.wal_fpi},
-                            {"wal_bytes", s.wal_bytes},
-                            {"wal_buffers_full", s.wal_buffers_full},
-                            {"wal_write", s.wal_write},
-                            {"wal_sync", s.wal_sync},
-                            {"wal_write_time", s.wal_write_time},
-                            {"wal_sync_time", s.wal_sync_time}};
+  out["pg_stat_wal"] = json{{"wal_records", s.wal_records},       {"wal_fpi", s.wal_fpi},
+                            {"wal_bytes", s.wal_bytes},           {"wal_buffers_full", s.wal_buffers_full},
+                            {"wal_write", s.wal_write},           {"wal_sync", s.wal_sync},
+                            {"wal_write_time", s.wal_write_time}, {"wal_sync_time", s.wal_sync_time}};
   out["pg_stat_database"] = json{{"blks_hit", s.blks_hit}, {"blks_read", s.blks_read}, {"xact_commit", s.xact_commit}};
   json checkpoints = json::array();
   for (const postgres::CheckpointRecord& c : server.checkpoints_since_reset()) {

@@ -21,8 +21,8 @@
 
 namespace ckptsim::disk {
 
-using CommandList = boost::intrusive::list<
-    Command, boost::intrusive::member_hook<Command, Command::Hook, &Command::device_hook>>;
+using CommandList =
+    boost::intrusive::list<Command, boost::intrusive::member_hook<Command, Command::Hook, &Command::device_hook>>;
 
 class CompletionQueue {
  public:

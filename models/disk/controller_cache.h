@@ -78,7 +78,7 @@ class ControllerCache final : public Device, private CommandOwner {
 
   // Into the cache if there is room; new data waits for the next periodic flush.
   bool admit(const Command& write);
-  void pump();  // send waiting reads, then destages, while the array has room
+  void pump();                  // send waiting reads, then destages, while the array has room
   int wanted_destages() const;  // linear threshold scheduling
   void periodic_flush();
   void command_completed(Command& child) override;
@@ -95,8 +95,8 @@ class ControllerCache final : public Device, private CommandOwner {
   std::vector<Child> children_;
   std::vector<Child*> free_children_;
   int destaging_ = 0;
-  int destage_depth_;          // at and above the high watermark
-  sim::Timer flush_timer_;     // armed while fresh data waits for the next periodic flush
+  int destage_depth_;       // at and above the high watermark
+  sim::Timer flush_timer_;  // armed while fresh data waits for the next periodic flush
 
   CommandList reads_waiting_;   // reads the array cannot take yet
   CommandList writes_waiting_;  // writes waiting for cache room

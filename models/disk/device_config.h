@@ -42,53 +42,53 @@ struct DeviceConfig {
   sim::Bytes capacity = 500 * sim::kGiB;
 
   // Arrangement.
-  std::int64_t mirrors = 1;                          // 2: md RAID1 of two identical members
-  sim::Bytes controller_cache = 0;                   // battery-backed write-back cache; 0 = no controller
+  std::int64_t mirrors = 1;                                    // 2: md RAID1 of two identical members
+  sim::Bytes controller_cache = 0;                             // battery-backed write-back cache; 0 = no controller
   sim::Duration controller_overhead = 50 * sim::kMicrosecond;  // per command through the controller
-  std::int64_t controller_queue_depth = 256;         // commands the controller accepts from the host
+  std::int64_t controller_queue_depth = 256;                   // commands the controller accepts from the host
   sim::Duration controller_flush_interval = 4 * sim::kSecond;  // periodic destage of older dirty data (LSI default)
 
   // Host interface (both kinds).
-  std::int64_t queue_depth = 31;                     // NCQ tags usable, SAS queue depth, NVMe queue size
-  sim::Bytes link_rate = 300 * sim::kMiB;            // per second: SATA 3 Gb/s ~ 300 MB/s
+  std::int64_t queue_depth = 31;           // NCQ tags usable, SAS queue depth, NVMe queue size
+  sim::Bytes link_rate = 300 * sim::kMiB;  // per second: SATA 3 Gb/s ~ 300 MB/s
 
   // HDD (docs/reference/os-disk-model.md 4.1-4.5).
   sim::Duration command_overhead = 150 * sim::kMicrosecond;  // firmware time per command (t_cmd)
-  sim::Duration command_setup = 0;                   // per command and destage, never overlapped (hdd.h)
+  sim::Duration command_setup = 0;                           // per command and destage, never overlapped (hdd.h)
   std::int64_t rpm = 7200;
-  std::int64_t surfaces = 4;                         // heads H
-  std::int64_t cylinders = 200000;                   // synthetic: only distances matter
+  std::int64_t surfaces = 4;                              // heads H
+  std::int64_t cylinders = 200000;                        // synthetic: only distances matter
   sim::Duration seek_single = 1100 * sim::kMicrosecond;   // one cylinder (t1; 7K320: 1.0 read / 1.1 write)
   sim::Duration seek_average = 8500 * sim::kMicrosecond;  // mean over uniform random pairs (ta)
   sim::Duration seek_full = 17 * sim::kMillisecond;       // full stroke (tf)
   sim::Duration write_settle = 1 * sim::kMillisecond;     // extra settling before writing (t_ws)
   sim::Duration head_switch = 1 * sim::kMillisecond;      // track / head switch, also the track skew
-  sim::Bytes media_rate_outer = 150 * sim::kMiB;     // per second, zone 0
-  sim::Bytes media_rate_inner = 75 * sim::kMiB;      // per second, innermost zone
-  sim::Duration aging = 1500 * sim::kMillisecond;    // SPTF starvation bound: older commands go first
-  bool write_cache = true;                           // WCE: volatile write-back cache
-  sim::Bytes write_cache_size = 8 * sim::kMiB;       // effective dirty space (D_max)
-  std::int64_t write_cache_extents = 128;            // dirty extents at most (E_max)
-  std::int64_t destage_window = 0;                   // oldest dirty extents a destage choice considers; 0 = all
+  sim::Bytes media_rate_outer = 150 * sim::kMiB;          // per second, zone 0
+  sim::Bytes media_rate_inner = 75 * sim::kMiB;           // per second, innermost zone
+  sim::Duration aging = 1500 * sim::kMillisecond;         // SPTF starvation bound: older commands go first
+  bool write_cache = true;                                // WCE: volatile write-back cache
+  sim::Bytes write_cache_size = 8 * sim::kMiB;            // effective dirty space (D_max)
+  std::int64_t write_cache_extents = 128;                 // dirty extents at most (E_max)
+  std::int64_t destage_window = 0;                        // oldest dirty extents a destage choice considers; 0 = all
   DestageOrder destage_order = DestageOrder::Positioning;
-  sim::Bytes read_segment = 2 * sim::kMiB;           // read-ahead after a media read, while idle
+  sim::Bytes read_segment = 2 * sim::kMiB;  // read-ahead after a media read, while idle
 
   // SSD (docs/reference/os-disk-model.md 5.1-5.4).
   std::int64_t channels = 8;
   std::int64_t dies_per_channel = 4;
-  std::int64_t planes = 2;                           // a program moves planes x flash_page at once
+  std::int64_t planes = 2;  // a program moves planes x flash_page at once
   sim::Bytes flash_page = 16 * sim::kKiB;
-  std::int64_t pages_per_block = 256;                // erase block, for the erase share of GC
+  std::int64_t pages_per_block = 256;                     // erase block, for the erase share of GC
   sim::Duration read_time = 70 * sim::kMicrosecond;       // tR
   sim::Duration program_time = 1200 * sim::kMicrosecond;  // tPROG
   sim::Duration erase_time = 5 * sim::kMillisecond;       // tBERS
-  sim::Bytes channel_rate = 400 * sim::kMiB;         // per second, per channel
+  sim::Bytes channel_rate = 400 * sim::kMiB;              // per second, per channel
   sim::Duration ftl_overhead = 10 * sim::kMicrosecond;    // mapping lookup + ECC per read
   sim::Duration host_overhead = 15 * sim::kMicrosecond;   // controller latency per command
-  std::int64_t host_iops_cap = 90000;                // commands per second the controller handles
-  sim::Bytes write_buffer = 64 * sim::kMiB;          // DRAM buffer in front of the flash
-  double over_provisioning = 0.20;                   // spare / user capacity: sets steady-state GC
-  bool power_loss_protection = true;                 // PLP: no volatile cache, flush is free
+  std::int64_t host_iops_cap = 90000;                     // commands per second the controller handles
+  sim::Bytes write_buffer = 64 * sim::kMiB;               // DRAM buffer in front of the flash
+  double over_provisioning = 0.20;                        // spare / user capacity: sets steady-state GC
+  bool power_loss_protection = true;                      // PLP: no volatile cache, flush is free
   sim::Duration flush_overhead = 1 * sim::kMillisecond;   // without PLP: mapping metadata per flush
 };
 

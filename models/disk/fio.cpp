@@ -33,7 +33,7 @@ struct JobState {
   std::int64_t next_block = 0;  // sequential position within the region
   std::int64_t issued = 0;
   sim::Time measure_from = 0;
-  sim::Time stop_at = 0;        // duration jobs: no issue after this
+  sim::Time stop_at = 0;  // duration jobs: no issue after this
   sim::Time last_completion = 0;
   FioResult result;
 };
@@ -42,7 +42,8 @@ class FioRunner final : public CommandOwner {
  public:
   FioRunner(sim::Simulator& sim, Device& device, const std::vector<FioJob>& jobs) : sim_(sim), device_(device) {
     for (const FioJob& job : jobs) {
-      if (job.duration <= 0 && job.count <= 0) throw std::invalid_argument("fio job " + job.name + ": no duration or count");
+      if (job.duration <= 0 && job.count <= 0)
+        throw std::invalid_argument("fio job " + job.name + ": no duration or count");
       auto state = std::make_unique<JobState>(job, device.info().capacity_bytes);
       state->measure_from = sim.now() + job.ramp;
       state->stop_at = sim.now() + job.ramp + job.duration;
@@ -58,7 +59,8 @@ class FioRunner final : public CommandOwner {
     std::vector<FioResult> results;
     for (auto& s : states_) {
       FioResult& r = s->result;
-      r.runtime = s->job.duration > 0 ? s->job.duration : std::max<sim::Duration>(1, s->last_completion - s->measure_from);
+      r.runtime =
+          s->job.duration > 0 ? s->job.duration : std::max<sim::Duration>(1, s->last_completion - s->measure_from);
       r.ios = static_cast<std::int64_t>(r.latencies.size());
       const double seconds = sim::to_seconds(r.runtime);
       r.iops = static_cast<double>(r.ios) / seconds;

@@ -28,25 +28,25 @@ namespace ckptsim::disk {
 
 struct FioJob {
   std::string name = "job";
-  bool random = true;            // false: sequential from offset
+  bool random = true;  // false: sequential from offset
   bool write = false;
   sim::Bytes block_size = 8 * sim::kKiB;
-  int queue_depth = 1;           // commands this job keeps outstanding (fio's iodepth)
-  double offset = 0.0;           // where the job's region starts, as a fraction of the capacity
-  double span = 1.0;             // its size, as a fraction of the capacity
-  sim::Duration duration = 0;    // measured time after the ramp; 0: run `count` I/Os instead
-  std::int64_t count = 0;        // I/Os issued in all (ramp included) when duration is 0
-  sim::Duration ramp = 0;        // I/O issued before this is not counted
-  std::uint64_t seed = 1;        // with the name, the job's random stream
+  int queue_depth = 1;         // commands this job keeps outstanding (fio's iodepth)
+  double offset = 0.0;         // where the job's region starts, as a fraction of the capacity
+  double span = 1.0;           // its size, as a fraction of the capacity
+  sim::Duration duration = 0;  // measured time after the ramp; 0: run `count` I/Os instead
+  std::int64_t count = 0;      // I/Os issued in all (ramp included) when duration is 0
+  sim::Duration ramp = 0;      // I/O issued before this is not counted
+  std::uint64_t seed = 1;      // with the name, the job's random stream
 };
 
 struct FioResult {
   std::string name;
-  std::int64_t ios = 0;          // completed in the measured window
-  sim::Duration runtime = 0;     // length of the measured window
+  std::int64_t ios = 0;       // completed in the measured window
+  sim::Duration runtime = 0;  // length of the measured window
   double iops = 0;
-  double mb_per_s = 0;           // MB = 10^6 bytes, as datasheets count
-  double lat_mean_ms = 0;        // device_start to completion
+  double mb_per_s = 0;     // MB = 10^6 bytes, as datasheets count
+  double lat_mean_ms = 0;  // device_start to completion
   double lat_p50_ms = 0;
   double lat_p99_ms = 0;
   double lat_max_ms = 0;

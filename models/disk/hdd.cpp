@@ -117,8 +117,8 @@ void Hdd::schedule() {
                                        ? destage_.next(ready)
                                        : HddDestage::Pick{};
 
-  if (host.command != nullptr && (aged || destage.extent < 0 ||
-                                  (!must_destage && (!half_full || host.positioning <= destage.positioning)))) {
+  if (host.command != nullptr &&
+      (aged || destage.extent < 0 || (!must_destage && (!half_full || host.positioning <= destage.positioning)))) {
     start_host(*host.command, host.positioning);
   } else if (destage.extent >= 0) {
     start_destage(destage.extent, destage.positioning);

@@ -96,10 +96,10 @@ class Hdd final : public Device {
     sim::Duration positioning = 0;
   };
 
-  void schedule();                 // the mechanism is free: pick and start the next operation
+  void schedule();  // the mechanism is free: pick and start the next operation
   void start_host(Command& c, sim::Duration positioning);
   void start_destage(int extent, sim::Duration positioning);
-  void mechanism_done();           // the current media operation ends now
+  void mechanism_done();  // the current media operation ends now
   void accept_into_cache(Command& c);
   void admit_waiting_writes();
   void check_flushes();
@@ -117,16 +117,16 @@ class Hdd final : public Device {
   CompletionQueue completions_;
   sim::Timer mechanism_;  // fires when the current media operation ends, or a queued command becomes eligible
 
-  bool busy_ = false;              // mechanism serving a command or a destage
-  int destage_extent_ = -1;        // the extent being destaged, if any
+  bool busy_ = false;        // mechanism serving a command or a destage
+  int destage_extent_ = -1;  // the extent being destaged, if any
   bool last_was_destage_ = false;
 
-  CommandList queue_;              // host commands waiting for the mechanism, in arrival order
-  CommandList cache_waiters_;      // writes waiting for dirty space, in arrival order
-  CommandList flushes_;            // flushes waiting for the destage of older writes
-  std::uint64_t write_seq_ = 0;    // sequence number of the newest accepted write
+  CommandList queue_;            // host commands waiting for the mechanism, in arrival order
+  CommandList cache_waiters_;    // writes waiting for dirty space, in arrival order
+  CommandList flushes_;          // flushes waiting for the destage of older writes
+  std::uint64_t write_seq_ = 0;  // sequence number of the newest accepted write
   int outstanding_ = 0;
-  bool blocking_flush_ = false;    // a non-queued FLUSH is in the drive
+  bool blocking_flush_ = false;  // a non-queued FLUSH is in the drive
   sim::Time link_free_ = 0;
 };
 

@@ -23,15 +23,11 @@ HddDestage::Pick HddDestage::next(sim::Time ready) {
     if (!e.used || e.destaging || e.born > limit) continue;
     std::int64_t key = 0;
     switch (config_.destage_order) {
-      case DestageOrder::Positioning:
-        key = head_.positioning_time(e.sector, true, ready);
-        break;
+      case DestageOrder::Positioning: key = head_.positioning_time(e.sector, true, ready); break;
       case DestageOrder::Lba:  // C-LOOK: LBAs behind the head come after the end of the disk
         key = e.sector >= head_.sector() ? e.sector : e.sector + config_.capacity / kSectorBytes;
         break;
-      case DestageOrder::Fifo:
-        key = static_cast<std::int64_t>(e.born);
-        break;
+      case DestageOrder::Fifo: key = static_cast<std::int64_t>(e.born); break;
     }
     if (best.extent < 0 || key < best_key) {
       best = Pick{i, 0};

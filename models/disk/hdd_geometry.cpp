@@ -32,7 +32,8 @@ HddGeometry::Place HddGeometry::locate(std::int64_t byte) const {
   Place place;
   place.track = static_cast<std::int64_t>(k);
   const double x = static_cast<double>(place.track) / tracks_;
-  place.cylinder = std::min<std::int64_t>(cylinders_ - 1, static_cast<std::int64_t>(x * static_cast<double>(cylinders_)));
+  place.cylinder =
+      std::min<std::int64_t>(cylinders_ - 1, static_cast<std::int64_t>(x * static_cast<double>(cylinders_)));
   // Skew of the track start plus how far into the track the byte lies. The
   // fractional track index is the byte's share of its track only to first
   // order, close enough within one track.

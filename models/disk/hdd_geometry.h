@@ -44,7 +44,7 @@ class HddGeometry {
   sim::Duration transfer_time(std::int64_t byte, std::int64_t length) const;
   // Bytes per second read while streaming along consecutive tracks.
   double sustained_rate(std::int64_t byte) const;
-  double media_rate(std::int64_t track) const;  // bytes per second
+  double media_rate(std::int64_t track) const;          // bytes per second
   double revolution() const { return revolution_ns_; }  // ns
   double tracks() const { return tracks_; }
 

@@ -28,7 +28,8 @@ class HddReadahead {
  public:
   // Already read by `now`: served from the buffer at link speed.
   bool holds(const Command& c, sim::Time now) const {
-    return sector_ >= 0 && c.sector >= sector_ && c.end_sector() <= limit_ && reached(c.end_sector()) <= std::min(now, stop_);
+    return sector_ >= 0 && c.sector >= sector_ && c.end_sector() <= limit_ &&
+           reached(c.end_sector()) <= std::min(now, stop_);
   }
   // The stream will reach the end of the read before it stops.
   bool covers(const Command& c) const {

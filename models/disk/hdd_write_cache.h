@@ -27,10 +27,10 @@ class HddWriteCache {
   struct Extent {
     std::int64_t sector = 0;
     std::int64_t bytes = 0;
-    std::uint64_t seq = 0;    // newest write merged into it
-    std::uint64_t born = 0;   // the write that opened it: its place in arrival order
+    std::uint64_t seq = 0;   // newest write merged into it
+    std::uint64_t born = 0;  // the write that opened it: its place in arrival order
     bool used = false;
-    bool destaging = false;   // handed to the mechanism; space freed when it ends
+    bool destaging = false;  // handed to the mechanism; space freed when it ends
   };
 
   HddWriteCache(std::int64_t max_bytes, std::int64_t max_extents);

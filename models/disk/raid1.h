@@ -78,7 +78,7 @@ class Raid1 final : public Device, private CommandOwner {
 
   std::vector<Clone> clones_;
   std::vector<Clone*> free_clones_;
-  std::vector<CommandList> waiting_;            // per member: clones it could not take yet
+  std::vector<CommandList> waiting_;  // per member: clones it could not take yet
   ReadBalance read_balance_;
   int outstanding_ = 0;
   bool blocking_flush_ = false;

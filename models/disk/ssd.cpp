@@ -65,9 +65,7 @@ void Ssd::submit(Command& c) {
   c.device_start = sim_.now();
   ++outstanding_;
   switch (c.op) {
-    case Op::Read:
-      read(c);
-      break;
+    case Op::Read: read(c); break;
     case Op::Write:
       if (buffer_waiters_.empty() && buffer_used_ + c.bytes <= config_.write_buffer) {
         accept_write(c);

@@ -60,13 +60,13 @@ class Ssd final : public Device {
   std::int64_t buffered_bytes() const { return buffer_used_; }
 
  private:
-  sim::Time controller_slot();                       // when the controller has handled the command
+  sim::Time controller_slot();  // when the controller has handled the command
   sim::Time link_transfer(sim::Time ready, std::int64_t bytes);
   sim::Duration bytes_time(std::int64_t bytes, sim::Bytes per_second) const;
   void read(Command& c);
   void accept_write(Command& c);
   void program_stripe(std::int64_t bytes, std::int64_t random_bytes, sim::Time ready);
-  void program_done();                               // the earliest pending program has ended
+  void program_done();  // the earliest pending program has ended
   void finished(Command& c);
 
   sim::Simulator& sim_;

@@ -12,7 +12,7 @@ namespace ckptsim::os {
 
 namespace {
 constexpr std::int64_t kMinWritebackBlocks = 4 * sim::kMiB / kBlockBytes;  // MIN_WRITEBACK_PAGES
-constexpr sim::Duration kBandwidthInterval = 200 * sim::kMillisecond;     // BANDWIDTH_INTERVAL
+constexpr sim::Duration kBandwidthInterval = 200 * sim::kMillisecond;      // BANDWIDTH_INTERVAL
 constexpr sim::Duration kBandwidthWindow = 3 * sim::kSecond;
 }  // namespace
 
@@ -115,8 +115,9 @@ void BdiWriteback::update_bandwidth() {
   if (elapsed >= kBandwidthWindow) {
     write_bw_ = observed;
   } else {
-    write_bw_ = (observed * static_cast<double>(elapsed) + write_bw_ * static_cast<double>(kBandwidthWindow - elapsed)) /
-                static_cast<double>(kBandwidthWindow);
+    write_bw_ =
+        (observed * static_cast<double>(elapsed) + write_bw_ * static_cast<double>(kBandwidthWindow - elapsed)) /
+        static_cast<double>(kBandwidthWindow);
   }
   write_bw_ = std::max(write_bw_, 1.0);
   bw_written_stamp_ = written_;
@@ -140,8 +141,8 @@ sim::Task<std::int64_t> BdiWriteback::writeback_inodes(std::int64_t nr, sim::Tim
     in.i_sync = true;
     in.dirty = false;  // I_DIRTY_PAGES cleared for the pass; set again if pages stay dirty
     Plug plug;
-    const std::int64_t n =
-        co_await host_.write_pages(in, {.nr_to_write = chunk, .range_cyclic = true, .reason = reason, .pid = pid}, plug);
+    const std::int64_t n = co_await host_.write_pages(
+        in, {.nr_to_write = chunk, .range_cyclic = true, .reason = reason, .pid = pid}, plug);
     queue_->unplug(plug);
     in.i_sync = false;
     nr -= n;
@@ -162,10 +163,10 @@ sim::Task<std::int64_t> BdiWriteback::wb_writeback(WbWork work) {
     const bool periodic = work.reason == WbReason::Kupdate || work.reason == WbReason::Background;
     if (periodic && !work_list_.empty()) break;  // explicit work goes first
     if (work.reason == WbReason::Background && !limits_.over_bground_thresh()) break;
-    const sim::Time older_than =
-        work.reason == WbReason::Kupdate ? sim_.now() - config_.dirty_expire_centisecs * 10 * sim::kMillisecond
-        : work.reason == WbReason::Background ? sim_.now()
-                                              : started;
+    const sim::Time older_than = work.reason == WbReason::Kupdate
+                                     ? sim_.now() - config_.dirty_expire_centisecs * 10 * sim::kMillisecond
+                                 : work.reason == WbReason::Background ? sim_.now()
+                                                                       : started;
     const std::int64_t progress = co_await writeback_inodes(work.nr_pages, older_than, work.reason, 0);
     work.nr_pages -= progress;
     total += progress;
@@ -215,9 +216,9 @@ void BdiWriteback::add_iostat_columns(sim::Table& system, const std::string& p) 
                       const DiskStats now = queue_->stats();
                       const Iostat io = iostat(last_stats_, now, interval.end - interval.start);
                       last_stats_ = now;
-                      const double values[] = {io.r_s,     io.w_s,     io.rmb_s,   io.wmb_s,
-                                               io.rrqm_s,  io.wrqm_s,  io.r_await, io.w_await,
-                                               io.rareq_sz, io.wareq_sz, io.aqu_sz, io.util_pct};
+                      const double values[] = {io.r_s,      io.w_s,      io.rmb_s,   io.wmb_s,
+                                               io.rrqm_s,   io.wrqm_s,   io.r_await, io.w_await,
+                                               io.rareq_sz, io.wareq_sz, io.aqu_sz,  io.util_pct};
                       std::copy(std::begin(values), std::end(values), cells.begin());
                     });
   last_stats_ = queue_->stats();  // the first interval counts from the sampler's start, not from time 0

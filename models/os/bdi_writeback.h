@@ -42,7 +42,17 @@ namespace ckptsim::os {
 class DirtyThrottle;
 
 // Who started the writeback of a page (summary and tests).
-enum class WbReason : std::uint8_t { Kupdate, Background, Reclaim, Fsync, SyncFileRange, Throttle, Fadvise, Journal, Count };
+enum class WbReason : std::uint8_t {
+  Kupdate,
+  Background,
+  Reclaim,
+  Fsync,
+  SyncFileRange,
+  Throttle,
+  Fadvise,
+  Journal,
+  Count
+};
 
 // struct writeback_control: what one write_pages call writes back.
 struct WritebackControl {
@@ -50,9 +60,9 @@ struct WritebackControl {
   std::int64_t nr_to_write = INT64_MAX;  // blocks
   std::int64_t range_start = 0;          // blocks [range_start, range_end) unless range_cyclic
   std::int64_t range_end = INT64_MAX;
-  bool range_cyclic = false;             // from the inode's writeback_index to its end, then from 0
+  bool range_cyclic = false;  // from the inode's writeback_index to its end, then from 0
   WbReason reason = WbReason::Kupdate;
-  int pid = 0;                           // whose I/O it is
+  int pid = 0;  // whose I/O it is
 };
 
 // What the flusher needs of the kernel that owns the page cache.
@@ -92,7 +102,7 @@ class BdiWriteback {
   // a chunk per inode; returns blocks written. Throttled writers (< 3.2) call it too.
   sim::Task<std::int64_t> writeback_inodes(std::int64_t nr, sim::Time older_than, WbReason reason, int pid);
 
-  bool busy() const noexcept { return busy_; }       // the flusher is running a work item
+  bool busy() const noexcept { return busy_; }            // the flusher is running a work item
   double write_bw() const noexcept { return write_bw_; }  // blocks per second
 
   // iostat -x of the device each interval: system.csv's columns `prefix`r_s ... `prefix`util_pct.

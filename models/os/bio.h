@@ -48,12 +48,12 @@ struct Bio {
   bool sync = false;
   std::int64_t sector = 0;
   std::int64_t bytes = 0;
-  int pid = 0;                  // submitting task (CFQ queue)
+  int pid = 0;  // submitting task (CFQ queue)
   BioOwner* owner = nullptr;
   // The owner's own reference (the page cache: file and first block).
   std::int32_t file = -1;
   std::int64_t first_block = 0;
-  ListHook hook;                // in its request's bio list, or the owner's free list
+  ListHook hook;  // in its request's bio list, or the owner's free list
 
   std::int64_t end_sector() const { return sector + bytes / disk::kSectorBytes; }
 };
@@ -66,12 +66,12 @@ struct Request : disk::Command {
   bool sync = false;
   int pid = 0;
   RequestState state = RequestState::Free;
-  sim::Time created = 0;        // diskstats: an I/O's time counts from here
-  sim::Time fifo_time = 0;      // deadline / cfq: when this request expires
+  sim::Time created = 0;    // diskstats: an I/O's time counts from here
+  sim::Time fifo_time = 0;  // deadline / cfq: when this request expires
   BioList bios;
-  SetHook merge_hook;           // the queue's merge index (by start sector), while queued
-  SetHook sort_hook;            // the elevator's sector-sorted tree
-  ListHook fifo_hook;           // the elevator's FIFO, a plug list, or the free list
+  SetHook merge_hook;  // the queue's merge index (by start sector), while queued
+  SetHook sort_hook;   // the elevator's sector-sorted tree
+  ListHook fifo_hook;  // the elevator's FIFO, a plug list, or the free list
 
   std::int64_t end() const { return end_sector(); }
 };
@@ -81,10 +81,13 @@ struct RequestSector {
   type operator()(const Request& rq) const { return rq.sector; }
 };
 
-using MergeIndex = boost::intrusive::multiset<Request, boost::intrusive::member_hook<Request, SetHook, &Request::merge_hook>,
-                                              boost::intrusive::key_of_value<RequestSector>>;
-using SortTree = boost::intrusive::multiset<Request, boost::intrusive::member_hook<Request, SetHook, &Request::sort_hook>,
-                                            boost::intrusive::key_of_value<RequestSector>>;
-using RequestList = boost::intrusive::list<Request, boost::intrusive::member_hook<Request, ListHook, &Request::fifo_hook>>;
+using MergeIndex =
+    boost::intrusive::multiset<Request, boost::intrusive::member_hook<Request, SetHook, &Request::merge_hook>,
+                               boost::intrusive::key_of_value<RequestSector>>;
+using SortTree =
+    boost::intrusive::multiset<Request, boost::intrusive::member_hook<Request, SetHook, &Request::sort_hook>,
+                               boost::intrusive::key_of_value<RequestSector>>;
+using RequestList =
+    boost::intrusive::list<Request, boost::intrusive::member_hook<Request, ListHook, &Request::fifo_hook>>;
 
 }  // namespace ckptsim::os

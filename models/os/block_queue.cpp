@@ -17,9 +17,9 @@ Scheduler chosen_elevator(const OsConfig& config, const disk::DeviceInfo& info, 
 
 int queue_nr_requests(const OsConfig& config, const disk::DeviceInfo& info, Scheduler elevator) {
   if (config.nr_requests > 0) return static_cast<int>(config.nr_requests);
-  if (config.block_layer == BlockLayer::Legacy) return 128;                 // BLKDEV_MAX_RQ
-  if (elevator == Scheduler::None) return std::max(info.queue_depth, 1);    // the hardware tags
-  return 2 * std::min(std::max(info.queue_depth, 1), 128);                  // scheduler tags
+  if (config.block_layer == BlockLayer::Legacy) return 128;               // BLKDEV_MAX_RQ
+  if (elevator == Scheduler::None) return std::max(info.queue_depth, 1);  // the hardware tags
+  return 2 * std::min(std::max(info.queue_depth, 1), 128);                // scheduler tags
 }
 
 }  // namespace

@@ -47,8 +47,7 @@ namespace ckptsim::os {
 class BlockQueue final : public BlockDevice, public disk::CommandOwner, public ElevatorHost {
  public:
   // `scheduler`: an elevator, or Default for the block layer's default for this device.
-  BlockQueue(sim::Simulator& sim, const OsConfig& config, disk::Device& device, Scheduler scheduler,
-             std::string name);
+  BlockQueue(sim::Simulator& sim, const OsConfig& config, disk::Device& device, Scheduler scheduler, std::string name);
   ~BlockQueue();
   BlockQueue(const BlockQueue&) = delete;
   BlockQueue& operator=(const BlockQueue&) = delete;

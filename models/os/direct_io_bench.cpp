@@ -73,7 +73,8 @@ sim::Process worker(JobState& st, Slot& slot, int slot_index) {
       bio.owner = &slot;
       bio.sector = block * sectors_per_io;
       bio.bytes = st.job.block;
-      const std::size_t id = static_cast<std::size_t>(slot_index) * static_cast<std::size_t>(n) + static_cast<std::size_t>(i);
+      const std::size_t id =
+          static_cast<std::size_t>(slot_index) * static_cast<std::size_t>(n) + static_cast<std::size_t>(i);
       bio.first_block = static_cast<std::int64_t>(id);
       st.submitted[id] = st.sim.now();
       if (!st.queue.try_submit(bio, &plug)) {

@@ -28,20 +28,20 @@ struct DirectJob {
   bool random = true;
   int iodepth = 1;
   sim::Bytes block = kBlockBytes;
-  sim::Bytes span = 0;                       // bytes from sector 0; 0 = the whole device
+  sim::Bytes span = 0;  // bytes from sector 0; 0 = the whole device
   sim::Duration ramp = 500 * sim::kMillisecond;
   sim::Duration runtime = 3 * sim::kSecond;
-  int batch = 64;                            // sequential: bios per plugged batch
+  int batch = 64;  // sequential: bios per plugged batch
 };
 
 struct DirectJobResult {
   std::string name;
-  std::int64_t ios = 0;     // completed in the measured window
+  std::int64_t ios = 0;  // completed in the measured window
   double iops = 0;
   double mb_per_s = 0;
   double p50_ms = 0;
   double p99_ms = 0;
-  int max_in_flight = 0;    // the most requests the device held at once
+  int max_in_flight = 0;  // the most requests the device held at once
 };
 
 // Runs `job` on `queue` from the simulator's current time; returns when its

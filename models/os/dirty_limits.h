@@ -31,8 +31,8 @@ inline constexpr sim::Bytes kPageBytes = 4 * sim::kKiB;
 struct MemoryPages {
   std::int64_t total = 0;  // RAM
   std::int64_t free = 0;
-  std::int64_t file = 0;   // file LRU (the page cache, dirty included)
-  std::int64_t anon = 0;   // anon + shmem (shared_buffers)
+  std::int64_t file = 0;  // file LRU (the page cache, dirty included)
+  std::int64_t anon = 0;  // anon + shmem (shared_buffers)
 };
 
 struct DirtyLimits {

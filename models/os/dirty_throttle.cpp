@@ -161,7 +161,8 @@ sim::Task<> IoLessThrottle::balance_dirty_pages(OsTask& task, BdiWriteback& bdi)
       if (pause <= 0) {
         ts.dirty_paused_when = pause < -sim::kSecond ? sim_.now() : ts.dirty_paused_when + period;
         ts.nr_dirtied = 0;
-        ts.nr_dirtied_pause = dirty_exceeded_ ? 8 : std::max<std::int64_t>(1, static_cast<std::int64_t>(task_rate * 0.01));
+        ts.nr_dirtied_pause =
+            dirty_exceeded_ ? 8 : std::max<std::int64_t>(1, static_cast<std::int64_t>(task_rate * 0.01));
         co_return;
       }
       pause = std::min(pause, max_pause);
@@ -171,9 +172,10 @@ sim::Task<> IoLessThrottle::balance_dirty_pages(OsTask& task, BdiWriteback& bdi)
     ts.nr_dirtied = 0;
     if (task_rate > 0) {
       // About 10-200 ms worth of the allowed rate before the next check; 8 pages over the limit.
-      ts.nr_dirtied_pause = dirty_exceeded_ ? 8
-                                                : std::max<std::int64_t>(
-                                                      1, static_cast<std::int64_t>(task_rate * sim::to_seconds(max_pause) / 2));
+      ts.nr_dirtied_pause =
+          dirty_exceeded_
+              ? 8
+              : std::max<std::int64_t>(1, static_cast<std::int64_t>(task_rate * sim::to_seconds(max_pause) / 2));
       co_return;
     }
   }
@@ -206,8 +208,8 @@ sim::Task<> WriterWritebackThrottle::balance_dirty_pages(OsTask& task, BdiWriteb
     ts.nr_dirtied_pause = 8;
     if (dirty_pages() > task_thresh && written < write_chunk) {  // bdi_nr_reclaimable > task_bdi_thresh
       // The writer writes back the oldest dirty inodes itself.
-      written += kPagesPerBlock * co_await bdi.writeback_inodes((write_chunk - written) / kPagesPerBlock + 1, sim_.now(),
-                                                              WbReason::Throttle, task.pid);
+      written += kPagesPerBlock * co_await bdi.writeback_inodes((write_chunk - written) / kPagesPerBlock + 1,
+                                                                sim_.now(), WbReason::Throttle, task.pid);
       if (written >= write_chunk) break;
     }
     co_await sleep_throttled(pause);

@@ -19,19 +19,19 @@
 namespace ckptsim::os {
 
 struct DiskStats {
-  std::int64_t reads = 0;          // completed
+  std::int64_t reads = 0;  // completed
   std::int64_t writes = 0;
   std::int64_t read_merges = 0;
   std::int64_t write_merges = 0;
   std::int64_t read_sectors = 0;
   std::int64_t write_sectors = 0;
-  sim::Duration read_ticks = 0;    // sum over completed reads of completion - creation
+  sim::Duration read_ticks = 0;  // sum over completed reads of completion - creation
   sim::Duration write_ticks = 0;
   std::int64_t flushes = 0;
   sim::Duration flush_ticks = 0;
-  std::int64_t in_flight = 0;      // inserted, not completed
-  sim::Duration io_ticks = 0;      // time with at least one I/O in flight
-  sim::Duration time_in_queue = 0; // integral of in_flight over time
+  std::int64_t in_flight = 0;       // inserted, not completed
+  sim::Duration io_ticks = 0;       // time with at least one I/O in flight
+  sim::Duration time_in_queue = 0;  // integral of in_flight over time
   sim::Time updated = 0;
 
   // Folds the time since the last update into io_ticks / time_in_queue
@@ -46,13 +46,13 @@ struct DiskStats {
 
 // One line of iostat -x over [before, after].
 struct Iostat {
-  double r_s = 0, w_s = 0;         // completed per second
-  double rmb_s = 0, wmb_s = 0;     // MB/s (MiB, as iostat -m)
-  double rrqm_s = 0, wrqm_s = 0;   // bios merged into a request per second (rrqm/s, wrqm/s)
-  double rareq_sz = 0, wareq_sz = 0; // kB per completed request (rareq-sz, wareq-sz, sysstat 12)
-  double r_await = 0, w_await = 0; // ms per completed I/O, queue time included
-  double aqu_sz = 0;               // average number in flight
-  double util_pct = 0;             // % of the interval with something in flight
+  double r_s = 0, w_s = 0;            // completed per second
+  double rmb_s = 0, wmb_s = 0;        // MB/s (MiB, as iostat -m)
+  double rrqm_s = 0, wrqm_s = 0;      // bios merged into a request per second (rrqm/s, wrqm/s)
+  double rareq_sz = 0, wareq_sz = 0;  // kB per completed request (rareq-sz, wareq-sz, sysstat 12)
+  double r_await = 0, w_await = 0;    // ms per completed I/O, queue time included
+  double aqu_sz = 0;                  // average number in flight
+  double util_pct = 0;                // % of the interval with something in flight
 };
 
 inline Iostat iostat(const DiskStats& before, const DiskStats& after, sim::Duration interval) {
@@ -70,7 +70,8 @@ inline Iostat iostat(const DiskStats& before, const DiskStats& after, sim::Durat
   out.wrqm_s = static_cast<double>(after.write_merges - before.write_merges) / seconds;
   constexpr double kSectorsPerKiB = 2.0;
   if (reads > 0)
-    out.rareq_sz = static_cast<double>(after.read_sectors - before.read_sectors) / kSectorsPerKiB / static_cast<double>(reads);
+    out.rareq_sz =
+        static_cast<double>(after.read_sectors - before.read_sectors) / kSectorsPerKiB / static_cast<double>(reads);
   if (writes > 0)
     out.wareq_sz =
         static_cast<double>(after.write_sectors - before.write_sectors) / kSectorsPerKiB / static_cast<double>(writes);

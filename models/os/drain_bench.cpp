@@ -23,7 +23,7 @@ struct Sweep final : BioOwner {
   sim::Simulator& sim;
   std::vector<Bio> bios;
   std::int64_t completed = 0;
-  sim::Event written;        // every write has completed
+  sim::Event written;  // every write has completed
   sim::Time finished = -1;
 };
 

@@ -30,16 +30,16 @@ namespace ckptsim::os {
 
 struct DrainJob {
   std::string name;
-  std::int64_t stride = 7;                   // one dirty block in every `stride` (density 1/stride)
-  bool ascending = true;                     // false: the same blocks in a random order
-  sim::Bytes span = 2 * sim::kGiB;           // bytes from sector 0
-  int chunk = 1024;                          // bios per plugged writeback chunk
+  std::int64_t stride = 7;          // one dirty block in every `stride` (density 1/stride)
+  bool ascending = true;            // false: the same blocks in a random order
+  sim::Bytes span = 2 * sim::kGiB;  // bytes from sector 0
+  int chunk = 1024;                 // bios per plugged writeback chunk
 };
 
 struct DrainResult {
   std::string name;
   std::int64_t writes = 0;
-  double seconds = 0;                        // first submission to the end of the cache flush
+  double seconds = 0;  // first submission to the end of the cache flush
   double writes_per_s = 0;
 };
 

@@ -39,13 +39,13 @@ struct CfqQueue {
   SortTree sorted;
   RequestList fifo;
   int queued = 0;
-  int dispatched = 0;          // in the device
+  int dispatched = 0;  // in the device
   int dispatched_in_slice = 0;
   bool busy = false;
-  sim::Time key = 0;           // place on the service tree
+  sim::Time key = 0;  // place on the service tree
   bool fifo_checked = false;
   bool last_was_read = true;
-  std::int64_t position = 0;   // end of the last dispatched request (C-LOOK)
+  std::int64_t position = 0;  // end of the last dispatched request (C-LOOK)
   std::int64_t last_added_end = 0;
   std::int64_t seek_mean = 0;  // decaying mean distance between requests, sectors
 
@@ -79,7 +79,7 @@ class Cfq final : public Elevator {
     ++count_;
     if (!q.busy) {
       q.busy = true;
-      q.key = now + (q.sync ? 0 : (busy_count_) * kAsyncKeyPenalty);
+      q.key = now + (q.sync ? 0 : (busy_count_)*kAsyncKeyPenalty);
       ++busy_count_;
     }
     if (active_ == &q && idle_timer_.pending()) idle_timer_.cancel();

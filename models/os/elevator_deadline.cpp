@@ -96,9 +96,7 @@ class Deadline final : public Elevator {
   static constexpr int kWrite = 1;
   static int direction(const Request& rq) { return rq.op == disk::Op::Read ? kRead : kWrite; }
 
-  bool expired(int dir) const {
-    return !fifo_[dir].empty() && fifo_[dir].front().fifo_time <= host_.simulator().now();
-  }
+  bool expired(int dir) const { return !fifo_[dir].empty() && fifo_[dir].front().fifo_time <= host_.simulator().now(); }
   Request* successor(Request& rq) {
     auto& tree = sorted_[direction(rq)];
     auto it = std::next(tree.iterator_to(rq));

@@ -54,7 +54,8 @@ bool elevator_exists(BlockLayer block_layer, Scheduler scheduler) {
 }
 
 Scheduler default_elevator(BlockLayer block_layer, bool rotational) {
-  if (block_layer == BlockLayer::Legacy) return Scheduler::Cfq;  // CONFIG_DEFAULT_IOSCHED on Ubuntu 12.04 and most 3.x kernels
+  if (block_layer == BlockLayer::Legacy)
+    return Scheduler::Cfq;  // CONFIG_DEFAULT_IOSCHED on Ubuntu 12.04 and most 3.x kernels
   return rotational ? Scheduler::MqDeadline : Scheduler::None;
 }
 

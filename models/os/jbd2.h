@@ -156,22 +156,22 @@ class Jbd2Journal {
   sim::Simulator& sim_;
   const OsConfig& config_;
   OrderedDataWriter& writer_;
-  OsTask* task_ = nullptr;        // kjournald2
+  OsTask* task_ = nullptr;         // kjournald2
   BlockDevice* device_ = nullptr;  // the data device, where the journal lives
 
-  std::uint64_t running_tid_ = 1;      // tid of the running transaction (next to be created, if none is)
-  bool running_ = false;               // a handle started it: t_start is valid
+  std::uint64_t running_tid_ = 1;  // tid of the running transaction (next to be created, if none is)
+  bool running_ = false;           // a handle started it: t_start is valid
   sim::Time t_start_ = 0;
-  std::uint64_t commit_request_ = 0;   // j_commit_request
-  std::uint64_t commit_sequence_ = 0;  // j_commit_sequence: the newest committed tid
-  bool locked_ = false;                // the committing transaction is T_LOCKED
-  int updates_ = 0;                    // t_updates: open handles of the running transaction
-  std::vector<FileId> ordered_;        // t_inode_list of the running transaction
+  std::uint64_t commit_request_ = 0;        // j_commit_request
+  std::uint64_t commit_sequence_ = 0;       // j_commit_sequence: the newest committed tid
+  bool locked_ = false;                     // the committing transaction is T_LOCKED
+  int updates_ = 0;                         // t_updates: open handles of the running transaction
+  std::vector<FileId> ordered_;             // t_inode_list of the running transaction
   std::vector<std::uint64_t> ordered_tid_;  // per file: the transaction it is filed on (jinode->i_transaction), 0: none
-  sim::Condition locked_wait_;         // j_wait_transaction_locked
-  sim::Condition updates_wait_;        // j_wait_updates
-  sim::Condition commit_wait_;         // j_wait_commit: kjournald2 sleeps here
-  sim::Condition done_wait_;           // j_wait_done_commit
+  sim::Condition locked_wait_;              // j_wait_transaction_locked
+  sim::Condition updates_wait_;             // j_wait_updates
+  sim::Condition commit_wait_;              // j_wait_commit: kjournald2 sleeps here
+  sim::Condition done_wait_;                // j_wait_done_commit
   sim::Timer commit_timer_;
   JournalIo io_;
   JournalReport stats_;

@@ -34,8 +34,8 @@ Kernel::Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory
       journal_(sim, config_, writepages_) {
   const double initial_bw = 100.0 * sim::kMiB / kBlockBytes;  // the kernel's initial estimate: 100 MB/s
   WritebackHost& host = writepages_;
-  bdis_.push_back(std::make_unique<BdiWriteback>(sim, config_, cache_, host, *throttle_,
-                                                 make_block_device(data_device, config_.scheduler, "data"), initial_bw));
+  bdis_.push_back(std::make_unique<BdiWriteback>(
+      sim, config_, cache_, host, *throttle_, make_block_device(data_device, config_.scheduler, "data"), initial_bw));
   if (wal_device != nullptr && wal_device != &data_device) {
     const Scheduler wal_scheduler =
         config.wal_scheduler == Scheduler::Default ? config.scheduler : config.wal_scheduler;
@@ -159,7 +159,8 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
   const bool sequential = block == 0 || block == in.ra_next;
   if (sequential && max_window > 0) {
     const std::int64_t first = std::min(4 * (end - block), max_window);
-    in.ra_window = in.ra_window == 0 ? first : std::min(in.ra_window * (in.ra_window < max_window / 4 ? 4 : 2), max_window);
+    in.ra_window =
+        in.ra_window == 0 ? first : std::min(in.ra_window * (in.ra_window < max_window / 4 ? 4 : 2), max_window);
   } else {
     in.ra_window = 0;
   }

@@ -39,8 +39,8 @@
 #include "models/os/dirty_throttle.h"
 #include "models/os/file_system.h"
 #include "models/os/jbd2.h"
-#include "models/os/md_raid1.h"
 #include "models/os/kernel_report.h"
+#include "models/os/md_raid1.h"
 #include "models/os/os_config.h"
 #include "models/os/page_cache.h"
 #include "models/os/writepages.h"
@@ -56,7 +56,7 @@ namespace ckptsim::os {
 struct SyscallCounts {
   std::int64_t dirtied = 0, discarded = 0;  // blocks: dirtied by write(2), dropped dirty by truncate
   std::int64_t read_hits = 0, read_misses = 0, readahead_blocks = 0;
-  std::int64_t peak_dirty = 0;              // blocks, Dirty + Writeback
+  std::int64_t peak_dirty = 0;  // blocks, Dirty + Writeback
   std::int64_t fsyncs = 0;
   sim::Duration fsync_time = 0, fsync_max = 0;
   std::int64_t sync_file_ranges = 0;
@@ -131,10 +131,10 @@ class Kernel final : public FileSystem, private BioOwner {
   const OsConfig config_;  // a copy: callers may pass a temporary
   PageCache cache_;
   std::deque<OsTask> tasks_;
-  std::unique_ptr<DirtyThrottle> throttle_;  // the dirty limits, balance_dirty_pages of this kernel generation
+  std::unique_ptr<DirtyThrottle> throttle_;          // the dirty limits, balance_dirty_pages of this kernel generation
   std::vector<std::unique_ptr<BdiWriteback>> bdis_;  // data device, then the WAL device if it has one
-  std::vector<MdRaid1*> mds_;                         // md arrays among them
-  std::array<sim::Bytes, 2> next_extent_ = {0, 0};  // per volume, in sectors
+  std::vector<MdRaid1*> mds_;                        // md arrays among them
+  std::array<sim::Bytes, 2> next_extent_ = {0, 0};   // per volume, in sectors
   BioPool bios_;
   Writepages writepages_;
   Jbd2Journal journal_;  // ext4's, on the data volume

@@ -41,8 +41,8 @@ struct KernelReport {
   double fsync_max_ms = 0;
   std::int64_t sync_file_range_calls = 0;
   std::int64_t journal_commits = 0;
-  std::int64_t journal_handle_waits = 0;   // handles that waited for a T_LOCKED commit
-  double journal_locked_seconds = 0;       // time commits spent T_LOCKED
+  std::int64_t journal_handle_waits = 0;  // handles that waited for a T_LOCKED commit
+  double journal_locked_seconds = 0;      // time commits spent T_LOCKED
   double journal_locked_max_ms = 0;
 
   // iostat -x totals of one block device.

@@ -41,11 +41,11 @@ inline constexpr sim::EnumNames<BlockLayer, 2> kBlockLayerNames{
 // rotational, else none).
 enum class Scheduler : std::uint8_t { Default, Noop, Deadline, Cfq, None, MqDeadline };
 inline constexpr sim::EnumNames<Scheduler, 6> kSchedulerNames{{{"", Scheduler::Default},
-                                                                {"noop", Scheduler::Noop},
-                                                                {"deadline", Scheduler::Deadline},
-                                                                {"cfq", Scheduler::Cfq},
-                                                                {"none", Scheduler::None},
-                                                                {"mq-deadline", Scheduler::MqDeadline}}};
+                                                               {"noop", Scheduler::Noop},
+                                                               {"deadline", Scheduler::Deadline},
+                                                               {"cfq", Scheduler::Cfq},
+                                                               {"none", Scheduler::None},
+                                                               {"mq-deadline", Scheduler::MqDeadline}}};
 
 // How an md RAID1 data device is layered: "raid1d" (Linux 3.x: md without an
 // elevator, write clones queued for the raid1d thread, one block queue per
@@ -57,12 +57,12 @@ inline constexpr sim::EnumNames<MdLayering, 2> kMdLayeringNames{
 
 struct OsConfig {
   std::string kernel = "linux-modern";
-  std::int64_t dirty_background_ratio = 10;     // vm.dirty_background_ratio, percent
-  std::int64_t dirty_ratio = 20;                // vm.dirty_ratio, percent
-  sim::Bytes dirty_background_bytes = 0;        // vm.dirty_background_bytes, 0 = use the ratio
-  sim::Bytes dirty_bytes = 0;                   // vm.dirty_bytes, 0 = use the ratio
-  std::int64_t dirty_expire_centisecs = 3000;   // vm.dirty_expire_centisecs
-  std::int64_t dirty_writeback_centisecs = 500; // vm.dirty_writeback_centisecs
+  std::int64_t dirty_background_ratio = 10;      // vm.dirty_background_ratio, percent
+  std::int64_t dirty_ratio = 20;                 // vm.dirty_ratio, percent
+  sim::Bytes dirty_background_bytes = 0;         // vm.dirty_background_bytes, 0 = use the ratio
+  sim::Bytes dirty_bytes = 0;                    // vm.dirty_bytes, 0 = use the ratio
+  std::int64_t dirty_expire_centisecs = 3000;    // vm.dirty_expire_centisecs
+  std::int64_t dirty_writeback_centisecs = 500;  // vm.dirty_writeback_centisecs
 
   // Memory the page cache can never use: kernel text, slab, page tables and
   // the processes' private memory (shared_buffers is given separately).
@@ -85,7 +85,7 @@ struct OsConfig {
   BlockLayer block_layer = BlockLayer::BlkMq;
   Scheduler scheduler = Scheduler::Default;
   Scheduler wal_scheduler = Scheduler::Default;  // for the WAL device when it has its own
-  std::int64_t nr_requests = 0;        // 0 = the kernel's default (legacy 128; blk-mq 2 x min(depth, 128), none: depth)
+  std::int64_t nr_requests = 0;  // 0 = the kernel's default (legacy 128; blk-mq 2 x min(depth, 128), none: depth)
   sim::Bytes read_ahead_kb = 128 * sim::kKiB;
   sim::Bytes max_sectors_kb = 512 * sim::kKiB;
   // md RAID1 (drivers/md/raid1.c)

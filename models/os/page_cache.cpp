@@ -155,7 +155,8 @@ bool PageCache::check(std::string* why) const {
       on_lru += block.has(kOnLru);
       const bool idle = block.has(kCached) && !block.has(kDirty) && !block.has(kWriteback) && !block.has(kLocked);
       if (block.has(kOnLru) != idle) {
-        if (why) *why = fmt::format("{} block {}: on the LRU is {} but idle is {}", inode->name, b, block.has(kOnLru), idle);
+        if (why)
+          *why = fmt::format("{} block {}: on the LRU is {} but idle is {}", inode->name, b, block.has(kOnLru), idle);
         return false;
       }
       if (block.has(kDirty) != inode->is_dirty_block(b)) {
@@ -169,8 +170,8 @@ bool PageCache::check(std::string* why) const {
     }
     if (c != inode->nr_cached || d != inode->nr_dirty || w != inode->nr_writeback) {
       if (why) {
-        *why = fmt::format("{}: counted cached/dirty/writeback {}/{}/{} but the file says {}/{}/{}", inode->name, c, d, w,
-                           inode->nr_cached, inode->nr_dirty, inode->nr_writeback);
+        *why = fmt::format("{}: counted cached/dirty/writeback {}/{}/{} but the file says {}/{}/{}", inode->name, c, d,
+                           w, inode->nr_cached, inode->nr_dirty, inode->nr_writeback);
       }
       return false;
     }
@@ -181,8 +182,9 @@ bool PageCache::check(std::string* why) const {
   if (cached != nr_cached_ || dirty != nr_dirty_ || writeback != nr_writeback_ ||
       on_lru != static_cast<std::int64_t>(lru_size()) || nr_cached_ > capacity_) {
     if (why) {
-      *why = fmt::format("page cache: counted cached/dirty/writeback/lru {}/{}/{}/{}, counters {}/{}/{}/{}, capacity {}",
-                         cached, dirty, writeback, on_lru, nr_cached_, nr_dirty_, nr_writeback_, lru_size(), capacity_);
+      *why =
+          fmt::format("page cache: counted cached/dirty/writeback/lru {}/{}/{}/{}, counters {}/{}/{}/{}, capacity {}",
+                      cached, dirty, writeback, on_lru, nr_cached_, nr_dirty_, nr_writeback_, lru_size(), capacity_);
     }
     return false;
   }

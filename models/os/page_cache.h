@@ -43,10 +43,10 @@ inline constexpr std::int64_t kPagesPerBlock = 2;  // 4 kB pages in a PostgreSQL
 inline constexpr std::int64_t kSectorsPerBlock = kBlockBytes / 512;
 
 enum BlockFlag : std::uint8_t {
-  kCached = 1,      // in the page cache and uptodate (or being read: kLocked)
+  kCached = 1,  // in the page cache and uptodate (or being read: kLocked)
   kDirty = 2,
   kWriteback = 4,
-  kLocked = 8,      // a read is in flight
+  kLocked = 8,  // a read is in flight
   kReferenced = 16,
   kActive = 32,
   kOnLru = 64,
@@ -62,35 +62,40 @@ struct CachedBlock {
   bool has(std::uint8_t f) const { return (flags & f) != 0; }
 };
 
-using LruList = boost::intrusive::list<CachedBlock, boost::intrusive::member_hook<CachedBlock, LruHook, &CachedBlock::lru>,
-                                       boost::intrusive::constant_time_size<true>>;
+using LruList =
+    boost::intrusive::list<CachedBlock, boost::intrusive::member_hook<CachedBlock, LruHook, &CachedBlock::lru>,
+                           boost::intrusive::constant_time_size<true>>;
 
 enum class WbList : std::uint8_t { None, Dirty, Io, MoreIo };
 
 struct Inode {
   Inode(sim::Simulator& sim, FileId id_, std::string name_, Volume volume_, std::int64_t max)
-      : id(id_), name(std::move(name_)), volume(volume_), max_blocks(max),
-        blocks(static_cast<std::size_t>(max)), dirty_bits(static_cast<std::size_t>((max + 63) / 64), 0),
+      : id(id_),
+        name(std::move(name_)),
+        volume(volume_),
+        max_blocks(max),
+        blocks(static_cast<std::size_t>(max)),
+        dirty_bits(static_cast<std::size_t>((max + 63) / 64), 0),
         writeback_wait(sim) {}
 
   FileId id;
   std::string name;
   Volume volume;
-  int bdi = 0;                   // index of the backing device's writeback state
-  std::int64_t first_sector = 0; // the file's extent on its device
-  std::int64_t size = 0;         // blocks
+  int bdi = 0;                    // index of the backing device's writeback state
+  std::int64_t first_sector = 0;  // the file's extent on its device
+  std::int64_t size = 0;          // blocks
   std::int64_t max_blocks;
   std::vector<CachedBlock> blocks;
   std::vector<std::uint64_t> dirty_bits;
   std::int64_t nr_cached = 0, nr_dirty = 0, nr_writeback = 0;
 
   // Writeback (fs/fs-writeback.c)
-  bool dirty = false;            // I_DIRTY_PAGES: on a bdi list since dirtied_when
+  bool dirty = false;  // I_DIRTY_PAGES: on a bdi list since dirtied_when
   sim::Time dirtied_when = 0;
-  bool i_sync = false;           // a flusher / throttled writer pass is running on it
+  bool i_sync = false;  // a flusher / throttled writer pass is running on it
   std::int64_t writeback_index = 0;
   WbList list = WbList::None;
-  LruHook wb_hook;               // in b_dirty / b_io / b_more_io
+  LruHook wb_hook;                          // in b_dirty / b_io / b_more_io
   std::int64_t nr_writeback_at_device = 0;  // of nr_writeback, those whose write was dispatched
   // Woken when nr_writeback drops to 0, and when its writes all reach the
   // device or some go back to waiting in the queue (a waiter's layer changes).
@@ -115,9 +120,7 @@ struct Inode {
     const CachedBlock& block = blocks[static_cast<std::size_t>(b)];
     return block.has(kDirty) || block.has(kWriteback);
   }
-  bool is_dirty_block(std::int64_t b) const {
-    return (dirty_bits[static_cast<std::size_t>(b >> 6)] >> (b & 63)) & 1U;
-  }
+  bool is_dirty_block(std::int64_t b) const { return (dirty_bits[static_cast<std::size_t>(b >> 6)] >> (b & 63)) & 1U; }
   void set_dirty_bit(std::int64_t b) { dirty_bits[static_cast<std::size_t>(b >> 6)] |= std::uint64_t{1} << (b & 63); }
   void clear_dirty_bit(std::int64_t b) {
     dirty_bits[static_cast<std::size_t>(b >> 6)] &= ~(std::uint64_t{1} << (b & 63));

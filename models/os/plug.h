@@ -21,7 +21,7 @@ inline constexpr int kMaxPlugged = 16;  // BLK_MAX_REQUEST_COUNT
 struct Plug {
   RequestList requests;
   int count = 0;
-  bool md_plugged = false;  // md's plug callback is on it (mddev_check_plugged)
+  bool md_plugged = false;       // md's plug callback is on it (mddev_check_plugged)
   ~Plug() { requests.clear(); }  // a plug is always flushed before it ends
 };
 

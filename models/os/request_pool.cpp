@@ -8,7 +8,8 @@ namespace ckptsim::os {
 RequestPool::RequestPool(sim::Simulator& sim, bool legacy, int nr_requests, disk::CommandOwner& owner)
     : legacy_(legacy), nr_requests_(nr_requests) {
   const int pools = legacy ? 2 : 1;
-  for (int p = 0; p < pools; ++p) slots_[static_cast<std::size_t>(p)] = std::make_unique<sim::Resource>(sim, nr_requests);
+  for (int p = 0; p < pools; ++p)
+    slots_[static_cast<std::size_t>(p)] = std::make_unique<sim::Resource>(sim, nr_requests);
   const int total = pools * nr_requests;
   requests_.reserve(static_cast<std::size_t>(total));
   for (int i = 0; i < total; ++i) {

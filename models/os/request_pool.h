@@ -61,7 +61,7 @@ class RequestPool {
   std::vector<std::unique_ptr<Request>> requests_;
   RequestList free_;
   std::array<std::unique_ptr<sim::Resource>, 2> slots_;  // per pool; [1] unused on blk-mq
-  std::array<RequestList, 2> handed_;  // per pool: freed requests on their way to a woken sleeper
+  std::array<RequestList, 2> handed_;                    // per pool: freed requests on their way to a woken sleeper
 };
 
 }  // namespace ckptsim::os

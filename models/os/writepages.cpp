@@ -99,7 +99,8 @@ void Writepages::write_block(Pass& p, std::int64_t b, bool joins) {
   Inode& in = p.in;
   cache_.start_writeback(in, b);
   // An fsync waiting on the inode now waits for the queue again.
-  if (in.writeback_wait.waiters() > 0 && in.nr_writeback == in.nr_writeback_at_device + 1) in.writeback_wait.notify_all();
+  if (in.writeback_wait.waiters() > 0 && in.nr_writeback == in.nr_writeback_at_device + 1)
+    in.writeback_wait.notify_all();
   ++started_[static_cast<std::size_t>(p.wbc.reason)];
   ++p.written;
   p.index = b + 1;
@@ -174,7 +175,9 @@ sim::Task<> Writepages::submit_data(OsTask& task, FileId file) {
 
 sim::Task<> Writepages::wait_data(OsTask& task, FileId file) { co_await wait_on_writeback(task, cache_.inode(file)); }
 
-std::int64_t Writepages::blocks_started() const { return std::accumulate(started_.begin(), started_.end(), std::int64_t{0}); }
+std::int64_t Writepages::blocks_started() const {
+  return std::accumulate(started_.begin(), started_.end(), std::int64_t{0});
+}
 
 // end_page_writeback for each block of the bio; a block truncated meanwhile is freed.
 void Writepages::bio_done(Bio& bio) {

@@ -12,8 +12,7 @@ int LatencyHistogram::bucket_of(std::int64_t micros) {
   const int octave = std::bit_width(u) - 1;  // 2^octave <= micros < 2^(octave+1)
   // Position inside the octave, in kSubBuckets equal steps.
   const std::uint64_t offset = u - (std::uint64_t{1} << octave);
-  const int sub = octave >= 6 ? static_cast<int>(offset >> (octave - 6))
-                              : static_cast<int>(offset << (6 - octave));
+  const int sub = octave >= 6 ? static_cast<int>(offset >> (octave - 6)) : static_cast<int>(offset << (6 - octave));
   return std::min(octave * kSubBuckets + sub, kSubBuckets * kOctaves - 1);
 }
 

@@ -70,22 +70,15 @@ PageAccesses plan_statement(Statement statement, ScriptState& state, PgbenchTabl
                             sim::Random& rng) {
   PageAccesses out;
   switch (statement) {
-    case Statement::Begin:
-      break;
+    case Statement::Begin: break;
     case Statement::SelectAccounts:
-    case Statement::UpdateAccounts:
-      plan_accounts(statement, state, tables, hot_update_ratio, rng, out);
-      break;
+    case Statement::UpdateAccounts: plan_accounts(statement, state, tables, hot_update_ratio, rng, out); break;
     case Statement::UpdateTellers:
-    case Statement::UpdateBranches:
-      plan_small_table(statement, state, tables, out);
-      break;
+    case Statement::UpdateBranches: plan_small_table(statement, state, tables, out); break;
     case Statement::InsertHistory:
       out.add({Kind::Insert, tables.history, kHistoryRowsPerPage, kHistoryInsertRecord});
       break;
-    case Statement::End:
-      out.add({Kind::Commit, -1, 0, 0});
-      break;
+    case Statement::End: out.add({Kind::Commit, -1, 0, 0}); break;
   }
   return out;
 }

@@ -20,10 +20,10 @@ constexpr std::int64_t kProgressFileRoomByCount = 1LL << 30;
 struct Pgbench::Thread {
   Thread(sim::Simulator& sim, std::uint64_t seed, const std::string& name, std::size_t i)
       : index(i), loop(sim, 1), rng(seed, name) {}
-  std::size_t index;     // pgbench's thread number: its aggregate log is pgbench_log.PID[.index]
-  sim::Resource loop;    // the thread's event loop: one client's work at a time
-  sim::Random rng;       // the throttling schedule
-  sim::Time trigger = 0; // -R: the next scheduled start on this thread
+  std::size_t index;      // pgbench's thread number: its aggregate log is pgbench_log.PID[.index]
+  sim::Resource loop;     // the thread's event loop: one client's work at a time
+  sim::Random rng;        // the throttling schedule
+  sim::Time trigger = 0;  // -R: the next scheduled start on this thread
   bool in_write = false;  // inside write(2) of a -P line: out of its loop
 };
 
@@ -38,12 +38,16 @@ struct Pgbench::Client {
 
 Pgbench::Pgbench(sim::Simulator& sim, sim::Resource& cpus, postgres::Server& server, PgbenchTables& tables,
                  const PgbenchConfig& config, std::uint64_t seed, const std::string& name)
-    : sim_(sim), cpus_(cpus), server_(server), tables_(tables), config_(config),
+    : sim_(sim),
+      cpus_(cpus),
+      server_(server),
+      tables_(tables),
+      config_(config),
       stats_(static_cast<std::size_t>(std::min(config.threads, config.clients))) {
   const auto nthreads = std::min(config_.threads, config_.clients);
   for (std::int64_t t = 0; t < nthreads; ++t)
-    threads_.push_back(std::make_unique<Thread>(sim, seed, fmt::format("pgbench/{}/thread{}", name, t),
-                                                static_cast<std::size_t>(t)));
+    threads_.push_back(
+        std::make_unique<Thread>(sim, seed, fmt::format("pgbench/{}/thread{}", name, t), static_cast<std::size_t>(t)));
   // pgbench 9.6+: client c runs on thread c * nthreads / nclients, spreading them evenly.
   for (std::int64_t c = 0; c < config_.clients; ++c) {
     Thread& thread = *threads_[static_cast<std::size_t>(c * nthreads / config_.clients)];
@@ -51,9 +55,8 @@ Pgbench::Pgbench(sim::Simulator& sim, sim::Resource& cpus, postgres::Server& ser
                                                 fmt::format("pgbench/{}/client{}", name, c)));
   }
   if (config_.progress_file) {
-    const std::int64_t room = config_.transactions > 0
-                                  ? kProgressFileRoomByCount
-                                  : (config_.duration / config_.progress + 2) * kProgressLineRoom;
+    const std::int64_t room = config_.transactions > 0 ? kProgressFileRoomByCount
+                                                       : (config_.duration / config_.progress + 2) * kProgressLineRoom;
     progress_file_ = server_.create_host_file(name == "run" ? "pgbench.log" : fmt::format("pgbench-{}.log", name),
                                               fmt::format("pgbench ({})", name), room);
   }
@@ -103,9 +106,10 @@ Pgbench::TxStart Pgbench::prepare_throttle(Client& c, sim::Time end, sim::Durati
 sim::Process Pgbench::client_main(Client& c, sim::Time end) {
   const bool by_count = config_.transactions > 0;
   // -R: mean gap of each thread's Poisson schedule, 1e6 * nthreads / rate µs.
-  const auto mean_gap = config_.rate > 0 ? static_cast<sim::Duration>(static_cast<double>(sim::kSecond) *
-                                                                      static_cast<double>(threads_.size()) / config_.rate)
-                                         : 0;
+  const auto mean_gap = config_.rate > 0
+                            ? static_cast<sim::Duration>(static_cast<double>(sim::kSecond) *
+                                                         static_cast<double>(threads_.size()) / config_.rate)
+                            : 0;
   const auto script = script_statements(config_.builtin);
   postgres::Backend& be = c.backend;
 
@@ -182,8 +186,7 @@ sim::Process Pgbench::report_progress(Thread& thread, sim::Time end) {
     const TransactionSums cur = stats_.total();
     const TransactionSums window = cur.since(last);
     const double tps = static_cast<double>(window.transactions) / sim::to_seconds(now - last_report);
-    const std::string line =
-        progress_line(major, sim::to_seconds(now - thread_start), tps, window, config_) + '\n';
+    const std::string line = progress_line(major, sim::to_seconds(now - thread_start), tps, window, config_) + '\n';
     thread.in_write = true;
     co_await progress_file_->append(static_cast<std::int64_t>(line.size()));
     thread.in_write = false;

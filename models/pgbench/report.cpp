@@ -85,7 +85,8 @@ std::string final_summary(int v, const PgbenchConfig& c, const TransactionSums& 
     line(fmt::format("latency average: {:.3f} ms", t.latency_avg_ms()));
     line(fmt::format("latency stddev: {:.3f} ms", t.latency_stddev_ms()));
   }
-  if (c.rate > 0) line(fmt::format("rate limit schedule lag: avg {:.3f} (max {:.3f}) ms", t.lag_avg_ms(), t.lag_max_ms()));
+  if (c.rate > 0)
+    line(fmt::format("rate limit schedule lag: avg {:.3f} (max {:.3f}) ms", t.lag_avg_ms(), t.lag_max_ms()));
   // No connection time is modelled: the tps with and without it are the same.
   const double tps = duration_s > 0 ? static_cast<double>(t.transactions) / duration_s : 0.0;
   if (v >= 1400) {
@@ -102,13 +103,13 @@ std::string aggregate_line(int v, std::int64_t interval_start, const Transaction
   // µs sums as pgbench keeps them; min/max are 0 for an empty interval.
   const double us = 1000.0;
   const bool any = w.transactions > 0;
-  std::string line = fmt::format("{} {} {:.0f} {:.0f} {:.0f} {:.0f}", interval_start, w.transactions,
-                                 w.latency_sum_ms * us, w.latency_sum2_ms * us * us,
-                                 any ? static_cast<double>(w.latency_min) / 1e3 : 0.0,
-                                 any ? static_cast<double>(w.latency_max) / 1e3 : 0.0);
-  const std::string lag = fmt::format(" {:.0f} {:.0f} {:.0f} {:.0f}", w.lag_sum_ms * us, w.lag_sum2_ms * us * us,
-                                      any ? static_cast<double>(w.lag_min) / 1e3 : 0.0,
-                                      any ? static_cast<double>(w.lag_max) / 1e3 : 0.0);
+  std::string line =
+      fmt::format("{} {} {:.0f} {:.0f} {:.0f} {:.0f}", interval_start, w.transactions, w.latency_sum_ms * us,
+                  w.latency_sum2_ms * us * us, any ? static_cast<double>(w.latency_min) / 1e3 : 0.0,
+                  any ? static_cast<double>(w.latency_max) / 1e3 : 0.0);
+  const std::string lag =
+      fmt::format(" {:.0f} {:.0f} {:.0f} {:.0f}", w.lag_sum_ms * us, w.lag_sum2_ms * us * us,
+                  any ? static_cast<double>(w.lag_min) / 1e3 : 0.0, any ? static_cast<double>(w.lag_max) / 1e3 : 0.0);
   if (v >= 1500) return line + lag + fmt::format(" {} 0 0 0 0", w.skipped);
   if (c.rate > 0) {
     line += lag;

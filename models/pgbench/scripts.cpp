@@ -6,7 +6,8 @@ namespace ckptsim::pgbench {
 
 namespace {
 using enum Statement;
-constexpr std::array kTpcbLike{Begin, UpdateAccounts, SelectAccounts, UpdateTellers, UpdateBranches, InsertHistory, End};
+constexpr std::array kTpcbLike{Begin, UpdateAccounts, SelectAccounts, UpdateTellers, UpdateBranches, InsertHistory,
+                               End};
 constexpr std::array kSimpleUpdate{Begin, UpdateAccounts, SelectAccounts, InsertHistory, End};
 constexpr std::array kSelectOnly{SelectAccounts};
 }  // namespace

@@ -27,7 +27,8 @@ int BtreeShape::path(std::int64_t key, std::array<std::int64_t, 8>& blocks) cons
   // Page index of the key at each level: leaf = key / keys per leaf, above = below / downlinks.
   std::array<std::int64_t, 8> index{};
   index[0] = key / kBtreeKeysPerLeaf;
-  for (int l = 1; l < levels_; ++l) index[static_cast<std::size_t>(l)] = index[static_cast<std::size_t>(l - 1)] / kBtreeDownlinksPerPage;
+  for (int l = 1; l < levels_; ++l)
+    index[static_cast<std::size_t>(l)] = index[static_cast<std::size_t>(l - 1)] / kBtreeDownlinksPerPage;
   int n = 0;
   for (int l = levels_ - 1; l >= 0; --l) {
     const auto i = static_cast<std::size_t>(l);

@@ -31,9 +31,9 @@ namespace ckptsim::pgbench {
 
 inline constexpr std::int64_t kAccountsPerScale = 100000;
 inline constexpr std::int64_t kTellersPerScale = 10;
-inline constexpr std::int64_t kAccountsPerPage = 61;       // fillfactor 100, char(84) filler
-inline constexpr std::int64_t kSmallRowsPerPage = 185;     // tellers, branches: NULL filler
-inline constexpr std::int64_t kBtreeKeysPerLeaf = 366;     // built 90 % full: 367 items, one is the high key
+inline constexpr std::int64_t kAccountsPerPage = 61;    // fillfactor 100, char(84) filler
+inline constexpr std::int64_t kSmallRowsPerPage = 185;  // tellers, branches: NULL filler
+inline constexpr std::int64_t kBtreeKeysPerLeaf = 366;  // built 90 % full: 367 items, one is the high key
 inline constexpr std::int64_t kBtreeDownlinksPerPage = 286;
 inline constexpr int kHistoryRowsPerPage = 155;
 inline constexpr std::int64_t kHeapPagesPerVmPage = 32672;  // 2 bits per heap page in 8168 bytes

@@ -66,7 +66,8 @@ void BackgroundWriter::estimate(std::int64_t recent_alloc, std::int64_t bufs_to_
   } else {
     smoothed_alloc_ += (static_cast<float>(recent_alloc) - smoothed_alloc_) / kSmoothingSamples;
   }
-  auto upcoming_alloc_est = static_cast<std::int64_t>(smoothed_alloc_ * static_cast<float>(config_.bgwriter_lru_multiplier));
+  auto upcoming_alloc_est =
+      static_cast<std::int64_t>(smoothed_alloc_ * static_cast<float>(config_.bgwriter_lru_multiplier));
   if (upcoming_alloc_est == 0 && version_.at_least(90200)) smoothed_alloc_ = 0;  // avoid float underflow
   // Cover the whole pool every scan_whole_pool_milliseconds even when idle.
   const auto min_scan_buffers = static_cast<std::int64_t>(

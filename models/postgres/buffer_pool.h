@@ -127,7 +127,7 @@ class BufferPool {
   std::uint32_t complete_passes() const noexcept { return complete_passes_; }
 
  private:
-  friend class BufferManager;   // bufmgr.c: I/O flags, dirty flags, content locks
+  friend class BufferManager;       // bufmgr.c: I/O flags, dirty flags, content locks
   friend struct BufferPoolTesting;  // tests: states a run reaches only slowly
 
   BufferDesc& mutable_desc(BufferId id) { return descs_[static_cast<std::size_t>(id)]; }

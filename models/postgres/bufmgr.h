@@ -41,7 +41,6 @@
 
 namespace ckptsim::postgres {
 
-
 class BufferManager {
  public:
   class ContentLock;

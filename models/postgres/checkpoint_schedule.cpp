@@ -35,8 +35,8 @@ bool CheckpointSchedule::on_schedule(double progress) {
     return false;
   }
   // The start time has one-second resolution (pg_time_t); now has microseconds.
-  const double elapsed_time = (sim::to_seconds(sim_.now()) - static_cast<double>(start_seconds_)) /
-                              sim::to_seconds(config_.checkpoint_timeout);
+  const double elapsed_time =
+      (sim::to_seconds(sim_.now()) - static_cast<double>(start_seconds_)) / sim::to_seconds(config_.checkpoint_timeout);
   if (progress < elapsed_time) {
     cached_elapsed_ = elapsed_time;
     return false;

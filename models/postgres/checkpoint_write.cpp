@@ -45,9 +45,10 @@ sim::Task<> CheckpointWriter::write_all(PgProc& proc, int flags, BackgroundWrite
 
   if (version_.sorted_buffer_sync_loop()) {
     if (config_.checkpoint_sorting) {
-      std::sort(todo_.begin(), todo_.end(), [](const BufferManager::CkptSortItem& a, const BufferManager::CkptSortItem& b) {
-        return a.rel != b.rel ? a.rel < b.rel : a.block != b.block ? a.block < b.block : a.buf < b.buf;
-      });
+      std::sort(todo_.begin(), todo_.end(),
+                [](const BufferManager::CkptSortItem& a, const BufferManager::CkptSortItem& b) {
+                  return a.rel != b.rel ? a.rel < b.rel : a.block != b.block ? a.block < b.block : a.buf < b.buf;
+                });
       if (cpus_ != nullptr) {
         const double n = static_cast<double>(num_to_scan);
         co_await cpus_->use(static_cast<sim::Duration>(n * std::log2(n + 1) * 10.0));  // ~10 ns per comparison

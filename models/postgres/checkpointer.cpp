@@ -67,9 +67,9 @@ sim::Process Checkpointer::run(PgProc& proc, BackgroundWriter* bgwriter) {
     if (do_checkpoint) {
       const std::int64_t warning = config_.checkpoint_warning / sim::kSecond;
       if ((flags & kCheckpointCauseXlog) && elapsed < warning && log_) {
-        log_(sim_.now(), log_prefix(sim_.now(), pid_) +
-                             fmt::format("checkpoints are occurring too frequently ({} second{} apart)", elapsed,
-                                         elapsed == 1 ? "" : "s"));
+        log_(sim_.now(),
+             log_prefix(sim_.now(), pid_) + fmt::format("checkpoints are occurring too frequently ({} second{} apart)",
+                                                        elapsed, elapsed == 1 ? "" : "s"));
         log_(sim_.now(), log_prefix(sim_.now(), pid_, "HINT") +
                              fmt::format("Consider increasing the configuration parameter \"{}\".",
                                          version_.has_max_wal_size() ? "max_wal_size" : "checkpoint_segments"));
@@ -99,7 +99,8 @@ sim::Task<> Checkpointer::create_checkpoint(PgProc& proc, int flags, BackgroundW
 
   const Lsn redo = wal_.set_redo_ptr();
   phase_ = CheckpointPhase::Write;
-  if (config_.log_checkpoints && log_) log_(start, log_prefix(start, pid_) + checkpoint_starting_message(version_, flags));
+  if (config_.log_checkpoints && log_)
+    log_(start, log_prefix(start, pid_) + checkpoint_starting_message(version_, flags));
 
   co_await writer_.buffer_sync(proc, flags, bgwriter);
   const sim::Time sync_start = sim_.now();
@@ -139,7 +140,8 @@ sim::Task<> Checkpointer::create_checkpoint(PgProc& proc, int flags, BackgroundW
   stats_.checkpoint_write_time += sim::to_millis(end.write);
   stats_.checkpoint_sync_time += sim::to_millis(end.sync);
   ++stats_.checkpoints_done;
-  if (config_.log_checkpoints && log_) log_(finish, log_prefix(finish, pid_) + checkpoint_complete_message(version_, end));
+  if (config_.log_checkpoints && log_)
+    log_(finish, log_prefix(finish, pid_) + checkpoint_complete_message(version_, end));
 
   CheckpointRecord rec;
   rec.start = start;

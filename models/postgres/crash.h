@@ -30,18 +30,18 @@
 namespace ckptsim::postgres {
 
 struct CrashState {
-  Lsn insert_lsn = 0;            // what backends had inserted
-  Lsn write_lsn = 0;             // handed to the kernel
-  Lsn flush_lsn = 0;             // fdatasynced, as PostgreSQL believes
-  Lsn durable_lsn = 0;           // on stable storage, as the devices hold it
-  Lsn redo_lsn = 0;              // the last completed checkpoint's redo point
-  Lsn checkpoint_record_end = 0; // its checkpoint record, which pg_control points to
+  Lsn insert_lsn = 0;                             // what backends had inserted
+  Lsn write_lsn = 0;                              // handed to the kernel
+  Lsn flush_lsn = 0;                              // fdatasynced, as PostgreSQL believes
+  Lsn durable_lsn = 0;                            // on stable storage, as the devices hold it
+  Lsn redo_lsn = 0;                               // the last completed checkpoint's redo point
+  Lsn checkpoint_record_end = 0;                  // its checkpoint record, which pg_control points to
   CheckpointPhase phase = CheckpointPhase::Idle;  // of a checkpoint in progress
-  std::int64_t unsynced_data_blocks = 0;  // relation blocks written but not on stable storage
-  std::int64_t dirty_shared_buffers = 0;  // changes not yet written at all (in the WAL only)
+  std::int64_t unsynced_data_blocks = 0;          // relation blocks written but not on stable storage
+  std::int64_t dirty_shared_buffers = 0;          // changes not yet written at all (in the WAL only)
   std::int64_t acknowledged_commits = 0;
   std::int64_t lost_committed_transactions = 0;
-  WalLedger::SinceRedo redo;           // records since the redo point, and first changes of a page
+  WalLedger::SinceRedo redo;  // records since the redo point, and first changes of a page
   bool full_page_writes = true;
 
   // False when the checkpoint record itself did not survive: recovery cannot start.

@@ -53,9 +53,9 @@ class LockTable {
   }
   // At transaction end: the owner's row locks go (the owner wakes its waiters).
   void release_row_locks(const Backend* owner) {
-    row_locks_.erase(std::remove_if(row_locks_.begin(), row_locks_.end(),
-                                    [owner](const RowLock& l) { return l.owner == owner; }),
-                     row_locks_.end());
+    row_locks_.erase(
+        std::remove_if(row_locks_.begin(), row_locks_.end(), [owner](const RowLock& l) { return l.owner == owner; }),
+        row_locks_.end());
   }
 
  private:

@@ -86,8 +86,8 @@ std::string checkpoint_complete_message(const Version& v, const CheckpointEnd& e
   std::string m = fmt::format(
       "checkpoint complete: wrote {} buffers ({:.1f}%); {} {} added, {} removed, {} recycled; write={} s, "
       "sync={} s, total={} s",
-      e.buffers_written, static_cast<double>(e.buffers_written) * 100.0 / static_cast<double>(e.nbuffers),
-      e.segs_added, v.wal_file_words(), e.segs_removed, e.segs_recycled, seconds_ms(v, e.write), seconds_ms(v, e.sync),
+      e.buffers_written, static_cast<double>(e.buffers_written) * 100.0 / static_cast<double>(e.nbuffers), e.segs_added,
+      v.wal_file_words(), e.segs_removed, e.segs_recycled, seconds_ms(v, e.write), seconds_ms(v, e.sync),
       seconds_ms(v, e.total));
   if (v.log_sync_stats()) {
     // Per-file fsync times are kept in microseconds; 15+ rounds them up to
@@ -99,7 +99,8 @@ std::string checkpoint_complete_message(const Version& v, const CheckpointEnd& e
     m += fmt::format("; sync files={}, longest={} s, average={} s", e.sync_files, msecs(longest_ms), msecs(average_ms));
   }
   if (v.log_distance()) {
-    m += fmt::format("; distance={} kB, estimate={} kB", static_cast<std::int64_t>(static_cast<double>(e.distance_bytes) / 1024.0),
+    m += fmt::format("; distance={} kB, estimate={} kB",
+                     static_cast<std::int64_t>(static_cast<double>(e.distance_bytes) / 1024.0),
                      static_cast<std::int64_t>(e.estimate_bytes / 1024.0));
   }
   if (v.log_lsns()) m += fmt::format("; lsn={}, redo lsn={}", format_lsn(e.checkpoint_lsn), format_lsn(e.redo_lsn));

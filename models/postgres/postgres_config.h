@@ -28,18 +28,18 @@ inline constexpr sim::EnumNames<WalSyncMethod, 2> kWalSyncMethodNames{
 // wal_compression: a boolean from 9.5 (on = pglz), a method from 15.
 enum class WalCompression : std::uint8_t { Off, Pglz, Lz4, Zstd };
 inline constexpr sim::EnumNames<WalCompression, 4> kWalCompressionNames{{{"off", WalCompression::Off},
-                                                                        {"pglz", WalCompression::Pglz},
-                                                                        {"lz4", WalCompression::Lz4},
-                                                                        {"zstd", WalCompression::Zstd}}};
+                                                                         {"pglz", WalCompression::Pglz},
+                                                                         {"lz4", WalCompression::Lz4},
+                                                                         {"zstd", WalCompression::Zstd}}};
 
 struct PostgresConfig {
   std::string version = "15";
   sim::Bytes shared_buffers = 128 * sim::kMiB;
   sim::Duration checkpoint_timeout = 5 * sim::kMinute;
-  double checkpoint_completion_target = 0.9;          // 0.5 before 14
-  std::int64_t checkpoint_segments = 3;               // up to 9.4
-  sim::Bytes max_wal_size = 1 * sim::kGiB;            // 9.5+
-  sim::Bytes min_wal_size = 80 * sim::kMiB;           // 9.5+
+  double checkpoint_completion_target = 0.9;             // 0.5 before 14
+  std::int64_t checkpoint_segments = 3;                  // up to 9.4
+  sim::Bytes max_wal_size = 1 * sim::kGiB;               // 9.5+
+  sim::Bytes min_wal_size = 80 * sim::kMiB;              // 9.5+
   sim::Duration checkpoint_warning = 30 * sim::kSecond;  // 0 disables the "too frequently" line
   // Not a GUC: the switch of the 2015 checkpoint-sorting patch under test in
   // E1 (9.6 sorts unconditionally), so that one version runs both ways.
@@ -63,9 +63,9 @@ struct PostgresConfig {
   sim::Duration wal_writer_delay = 200 * sim::kMillisecond;
   sim::Bytes wal_writer_flush_after = 1 * sim::kMiB;  // 9.6+, 0: flush every round
   sim::Duration commit_delay = 0;
-  std::int64_t commit_siblings = 5;                   // commit_delay only with this many other open transactions
+  std::int64_t commit_siblings = 5;  // commit_delay only with this many other open transactions
   bool log_checkpoints = true;
-  bool track_wal_io_timing = false;                   // 14+: pg_stat_wal's wal_write_time / wal_sync_time
+  bool track_wal_io_timing = false;  // 14+: pg_stat_wal's wal_write_time / wal_sync_time
 };
 
 // wal_buffers as the server sizes it: -1 means 1/32 of shared_buffers, at

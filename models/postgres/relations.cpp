@@ -55,8 +55,8 @@ void Relations::access_before_start(RelationId rel_id, std::int64_t first, std::
 SegmentId Relations::add_segment(RelationId rel_id, std::int64_t segno, std::int64_t blocks) {
   const Relation& r = rel(rel_id);
   // base/<database oid>/<relfilenode>[.<segno>], as in PGDATA.
-  const std::string path = segno > 0 ? fmt::format("base/16384/{}.{}", r.relfilenode, segno)
-                                     : fmt::format("base/16384/{}", r.relfilenode);
+  const std::string path =
+      segno > 0 ? fmt::format("base/16384/{}.{}", r.relfilenode, segno) : fmt::format("base/16384/{}", r.relfilenode);
   SegmentFile s;
   s.rel = rel_id;
   s.segno = segno;

@@ -34,7 +34,7 @@
 namespace ckptsim::postgres {
 
 inline constexpr std::int64_t kBlocksPerSegment = 131072;  // RELSEG_SIZE: 1 GB of 8 kB blocks
-using SegmentId = std::int32_t;                             // index into Relations' table of segment files
+using SegmentId = std::int32_t;                            // index into Relations' table of segment files
 
 struct SegmentFile {
   RelationId rel = -1;

@@ -35,12 +35,10 @@ Server::Server(sim::Simulator& sim, sim::Resource& cpus, os::FileSystem& fs, con
   wal_.set_active_xacts(&active_write_xacts_);
   wal_.on_segment_finished([this](std::int64_t segno) { checkpointer_.wal_segment_finished(segno); });
   checkpointer_.set_log([this](sim::Time t, const std::string& line) { log(t, line); });
-  checkpoint_writeback_ =
-      std::make_unique<WritebackContext>(rels_, flush_after_pages(version_, config_.checkpoint_flush_after),
-                                         &stats_.checkpointer_writebacks);
-  bgwriter_writeback_ =
-      std::make_unique<WritebackContext>(rels_, flush_after_pages(version_, config_.bgwriter_flush_after),
-                                         &stats_.bgwriter_writebacks);
+  checkpoint_writeback_ = std::make_unique<WritebackContext>(
+      rels_, flush_after_pages(version_, config_.checkpoint_flush_after), &stats_.checkpointer_writebacks);
+  bgwriter_writeback_ = std::make_unique<WritebackContext>(
+      rels_, flush_after_pages(version_, config_.bgwriter_flush_after), &stats_.bgwriter_writebacks);
 }
 
 Server::~Server() = default;
@@ -86,8 +84,7 @@ Backend& Server::connect() {
   return *backends_.back();
 }
 
-std::unique_ptr<HostFile> Server::create_host_file(std::string_view name, std::string process,
-                                                   std::int64_t max_bytes) {
+std::unique_ptr<HostFile> Server::create_host_file(std::string_view name, std::string process, std::int64_t max_bytes) {
   os::OsTask& writer = fs_.new_task(std::move(process));
   const std::int64_t max_blocks = std::max<std::int64_t>(1, (max_bytes + os::kBlockBytes - 1) / os::kBlockBytes);
   return std::make_unique<HostFile>(fs_, writer, fs_.create(name, os::Volume::Data, 0, max_blocks));
@@ -115,8 +112,8 @@ bool Server::check_durability(std::string* why) const {
     const BufferDesc& b = pool_.desc(id);
     if (before_redo(b.dirty_since) || before_redo(b.writing_since)) {
       return fail("buffer " + std::to_string(id) + " (relation " + std::to_string(b.tag.rel) + ", block " +
-                  std::to_string(b.tag.block) + ") holds a change made before the redo point " +
-                  format_lsn(redo) + " that was never written");
+                  std::to_string(b.tag.block) + ") holds a change made before the redo point " + format_lsn(redo) +
+                  " that was never written");
     }
   }
   // fsync = off promises nothing about the files: only the buffer part holds.

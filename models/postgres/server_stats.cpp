@@ -23,8 +23,8 @@ void Server::add_system_columns(sim::Table& system) {
   system.add_source(
       {v17 ? "checkpointer_buffers_written_per_s" : "buffers_checkpoint_per_s", "buffers_clean_per_s",
        v17 ? "io_backend_writes_per_s" : "buffers_backend_per_s", "buffers_alloc_per_s", "maxwritten_clean_per_s",
-       v17 ? "io_backend_fsyncs_per_s" : "buffers_backend_fsync_per_s", "wal_mb_per_s", "wal_fpi_per_s",
-       "blks_hit_pct", "ckpt_phase"},
+       v17 ? "io_backend_fsyncs_per_s" : "buffers_backend_fsync_per_s", "wal_mb_per_s", "wal_fpi_per_s", "blks_hit_pct",
+       "ckpt_phase"},
       [this](const sim::Interval& interval, std::span<sim::Cell> cells) {
         const double seconds = std::max(sim::to_seconds(interval.end - interval.start), 1e-9);
         const Stats& now = stats_;

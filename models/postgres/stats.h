@@ -51,13 +51,13 @@ struct Stats {
   // writes are buffers_backend less its extends; the checkpointer's writes are
   // buffers_checkpoint, the bgwriter's buffers_clean; a client backend's
   // fsyncs are buffers_backend_fsync.
-  std::int64_t backend_extends = 0;       // smgrextend by a backend (relation extension)
-  std::int64_t backend_evictions = 0;     // a valid buffer taken over for another block
-  std::int64_t backend_writebacks = 0;    // blocks, backend_flush_after
+  std::int64_t backend_extends = 0;          // smgrextend by a backend (relation extension)
+  std::int64_t backend_evictions = 0;        // a valid buffer taken over for another block
+  std::int64_t backend_writebacks = 0;       // blocks, backend_flush_after
   std::int64_t checkpointer_writebacks = 0;  // blocks, checkpoint_flush_after
   std::int64_t bgwriter_writebacks = 0;      // blocks, bgwriter_flush_after
-  std::int64_t checkpointer_fsyncs = 0;   // segment files fsync'ed in the sync phase (mdsyncfiletag)
-  std::int64_t bgwriter_fsyncs = 0;       // the request queue full: the bgwriter fsyncs itself
+  std::int64_t checkpointer_fsyncs = 0;      // segment files fsync'ed in the sync phase (mdsyncfiletag)
+  std::int64_t bgwriter_fsyncs = 0;          // the request queue full: the bgwriter fsyncs itself
 
   // pg_stat_database
   std::int64_t blks_hit = 0;
@@ -65,9 +65,9 @@ struct Stats {
   std::int64_t xact_commit = 0;
 
   // Not in a view, but useful to tests and reports.
-  std::int64_t checkpoints_done = 0;      // checkpoints that ran to completion (not skipped as idle)
+  std::int64_t checkpoints_done = 0;         // checkpoints that ran to completion (not skipped as idle)
   std::int64_t sync_requests_compacted = 0;  // times the fsync request queue was compacted
-  std::int64_t wal_flushes = 0;           // XLogFlush calls that wrote and fdatasync'ed (group commits)
+  std::int64_t wal_flushes = 0;              // XLogFlush calls that wrote and fdatasync'ed (group commits)
   std::int64_t wal_segments_added = 0;
   std::int64_t wal_segments_removed = 0;
   std::int64_t wal_segments_recycled = 0;
@@ -85,8 +85,8 @@ struct CheckpointRecord {
   double longest_sync_s = 0;
   std::int64_t distance_kb = 0;
   std::int64_t estimate_kb = 0;
-  std::int64_t redo_lsn = 0;          // the WAL position at the checkpoint's start
-  std::int64_t write_end_lsn = 0;     // the insert position when the write phase ended
+  std::int64_t redo_lsn = 0;       // the WAL position at the checkpoint's start
+  std::int64_t write_end_lsn = 0;  // the insert position when the write phase ended
   sim::Time write_end = 0;
 };
 

@@ -66,7 +66,7 @@ class SyncQueue {
   std::vector<std::uint32_t> entry_cycle_;
   std::vector<SegmentId> pending_list_;  // segments with an entry (may hold forgotten ones lazily)
   std::vector<SegmentId> to_sync_;
-  std::vector<std::uint8_t> seen_;       // scratch for compaction
+  std::vector<std::uint8_t> seen_;  // scratch for compaction
   std::uint32_t cycle_ = 0;
   std::int64_t compactions_ = 0;
   std::function<void()> wake_;

@@ -21,22 +21,22 @@ namespace ckptsim::postgres {
 enum class WaitEvent : std::uint8_t {
   Cpu,
   ClientRead,
-  WalWrite,          // IO: XLogWrite's pwrite
-  WalSync,           // IO: XLogWrite's fdatasync
-  WalInitWrite,      // IO: XLogFileInit zero-filling a new segment
-  WalInitSync,       // IO: its fsync
-  DataFileRead,      // IO: mdread
-  DataFileWrite,     // IO: mdwrite
-  DataFileExtend,    // IO: mdextend
-  DataFileFlush,     // IO: mdwriteback (sync_file_range, *_flush_after)
-  DataFileSync,      // IO: a backend's own fsync when the request queue is full
-  LwWalWrite,        // LWLock: WALWriteLock
-  LwBufferContent,   // LWLock: a buffer's content lock
-  BufferIo,          // IPC: another process's I/O on the buffer
-  CommitDelay,       // Timeout: commit_delay's sleep
-  LockExtend,        // Lock: the relation extension lock
-  LockTuple,         // Lock: a row's tuple lock, behind another waiter
-  LockTransactionId, // Lock: the transaction that holds the row
+  WalWrite,           // IO: XLogWrite's pwrite
+  WalSync,            // IO: XLogWrite's fdatasync
+  WalInitWrite,       // IO: XLogFileInit zero-filling a new segment
+  WalInitSync,        // IO: its fsync
+  DataFileRead,       // IO: mdread
+  DataFileWrite,      // IO: mdwrite
+  DataFileExtend,     // IO: mdextend
+  DataFileFlush,      // IO: mdwriteback (sync_file_range, *_flush_after)
+  DataFileSync,       // IO: a backend's own fsync when the request queue is full
+  LwWalWrite,         // LWLock: WALWriteLock
+  LwBufferContent,    // LWLock: a buffer's content lock
+  BufferIo,           // IPC: another process's I/O on the buffer
+  CommitDelay,        // Timeout: commit_delay's sleep
+  LockExtend,         // Lock: the relation extension lock
+  LockTuple,          // Lock: a row's tuple lock, behind another waiter
+  LockTransactionId,  // Lock: the transaction that holds the row
   Count
 };
 

@@ -8,8 +8,8 @@
 namespace ckptsim::postgres {
 
 namespace {
-constexpr int kPageHeaderBytes = 24;       // XLogPageHeaderData
-constexpr int kLongPageHeaderBytes = 40;   // XLogLongPageHeaderData, a segment's first page
+constexpr int kPageHeaderBytes = 24;      // XLogPageHeaderData
+constexpr int kLongPageHeaderBytes = 40;  // XLogLongPageHeaderData, a segment's first page
 }  // namespace
 
 Wal::Wal(sim::Simulator& sim, os::FileSystem& fs, const PostgresConfig& config, Version version, Stats& stats)

@@ -25,9 +25,8 @@ sim::Task<> WritebackContext::schedule(const PgProc& proc, RelationId rel, std::
 sim::Task<> WritebackContext::issue(const PgProc& proc) {
   if (pending_.empty()) co_return;
   // Relations are numbered in relfilenode order, so (rel, block) is PostgreSQL's tag order.
-  std::sort(pending_.begin(), pending_.end(), [](const BufferTag& a, const BufferTag& b) {
-    return a.rel != b.rel ? a.rel < b.rel : a.block < b.block;
-  });
+  std::sort(pending_.begin(), pending_.end(),
+            [](const BufferTag& a, const BufferTag& b) { return a.rel != b.rel ? a.rel < b.rel : a.block < b.block; });
   // Take the list (a context belongs to one process, so issue() is never re-entered).
   issuing_.swap(pending_);
   pending_.clear();

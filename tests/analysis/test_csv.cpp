@@ -127,8 +127,7 @@ TEST_CASE("the interval is inferred from the smallest step, or taken as given") 
   ScratchDir dir;
   write_text(dir / "progress.csv", "time_s,tps\n5,10\n10,20\n25,30\n");
   CHECK(read_tps_series(dir / "progress.csv") == std::vector<double>{10, 20, 0, 0, 30});  // -P 5
-  CHECK(read_tps_series(dir / "progress.csv", 2.5) ==
-        std::vector<double>{0, 10, 0, 20, 0, 0, 0, 0, 0, 30});
+  CHECK(read_tps_series(dir / "progress.csv", 2.5) == std::vector<double>{0, 10, 0, 20, 0, 0, 0, 0, 0, 30});
   // Jittered times (--progress-timestamp) land on the nearest grid point.
   write_text(dir / "progress.csv", "time_s,tps\n1.002,1\n1.998,2\n4.001,4\n");
   CHECK(read_tps_series(dir / "progress.csv", 1) == std::vector<double>{1, 2, 0, 4});
@@ -189,7 +188,8 @@ TEST_CASE("a progress file's totals refuse times going backwards and sums past a
   CHECK(read_progress_counts(whole, "p.csv").skipped == 9223372036854775807);  // the largest total is exact
 }
 
-TEST_CASE("a progress file's totals: transactions from tps x interval, skipped and late summed; bad cells name the line") {
+TEST_CASE(
+    "a progress file's totals: transactions from tps x interval, skipped and late summed; bad cells name the line") {
   ScratchDir dir;
   const auto path = dir / "progress.csv";
   const std::string file = path.string();

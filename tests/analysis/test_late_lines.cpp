@@ -12,17 +12,18 @@
 
 #include "analysis/stability.h"
 #include "analysis/tps_input.h"
-#include "scratch_dir.h"
 #include "run_folder_names.h"
+#include "scratch_dir.h"
 
 using namespace ckptsim::analysis;
+using ckptsim::analysis::testing::kRunFolder;
 using ckptsim::analysis::testing::ScratchDir;
 using ckptsim::analysis::testing::write_text;
-using ckptsim::analysis::testing::kRunFolder;
 
 namespace {
 
-std::string line(const std::string& time, const std::string& tps, const std::string& rest = "lat 2.000 ms stddev 0.500") {
+std::string line(const std::string& time, const std::string& tps,
+                 const std::string& rest = "lat 2.000 ms stddev 0.500") {
   return "progress: " + time + " s, " + tps + " tps, " + rest + "\n";
 }
 
@@ -31,7 +32,7 @@ std::string line(const std::string& time, const std::string& tps, const std::str
 TEST_CASE("a -P 1 log with a late line: 1 s intervals, the late line in its own second, the stall's seconds 0") {
   ScratchDir dir;
   write_text(dir / "stderr.log", line("1.0", "100.0") + line("2.0", "100.0") + line("3.0", "100.0") +
-                                     line("6.6", "5.0") +  // late: covers 3.0 to 6.6 s
+                                     line("6.6", "5.0") +   // late: covers 3.0 to 6.6 s
                                      line("7.0", "50.0") +  // on time: covers 6.6 to 7.0 s
                                      line("8.0", "100.0"));
   const TpsInput input = read_tps_input(kRunFolder, {dir / "stderr.log"});
@@ -90,5 +91,6 @@ TEST_CASE("--interval below a log's spacing is refused, naming the option, the v
   }
   CHECK(read_tps_input(kRunFolder, {dir / "stderr.log"}, 1).tps == std::vector<double>{100, 100, 5, 5});
   write_text(dir / "progress.csv", "time_s,tps\n2,10\n4,20\n");
-  CHECK_THROWS_WITH(read_tps_input(kRunFolder, {dir / "progress.csv"}, 1), doctest::Contains("--interval 1 is below the 2 s spacing"));
+  CHECK_THROWS_WITH(read_tps_input(kRunFolder, {dir / "progress.csv"}, 1),
+                    doctest::Contains("--interval 1 is below the 2 s spacing"));
 }

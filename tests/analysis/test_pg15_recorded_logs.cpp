@@ -16,13 +16,13 @@
 
 #include "analysis/pgbench_logs.h"
 #include "analysis/tps_input.h"
-#include "scratch_dir.h"
 #include "run_folder_names.h"
+#include "scratch_dir.h"
 
 using namespace ckptsim::analysis;
+using ckptsim::analysis::testing::kRunFolder;
 using ckptsim::analysis::testing::ScratchDir;
 using ckptsim::analysis::testing::write_text;
-using ckptsim::analysis::testing::kRunFolder;
 
 namespace {
 
@@ -74,8 +74,7 @@ TEST_CASE("every recorded real run's -P log and per-thread aggregate logs read a
     if (progress.readings.size() >= 5) {
       const double sum = std::accumulate(progress.readings.begin(), progress.readings.end(), 0.0,
                                          [](double s, const TimedTps& r) { return s + r.tps; });
-      CHECK(sum / static_cast<double>(progress.readings.size()) ==
-            doctest::Approx(summary_tps).epsilon(0.15));
+      CHECK(sum / static_cast<double>(progress.readings.size()) == doctest::Approx(summary_tps).epsilon(0.15));
     }
   }
 }

@@ -9,13 +9,13 @@
 
 #include "analysis/pgbench_logs.h"
 #include "analysis/tps_input.h"
-#include "scratch_dir.h"
 #include "run_folder_names.h"
+#include "scratch_dir.h"
 
 using namespace ckptsim::analysis;
+using ckptsim::analysis::testing::kRunFolder;
 using ckptsim::analysis::testing::ScratchDir;
 using ckptsim::analysis::testing::write_text;
-using ckptsim::analysis::testing::kRunFolder;
 
 namespace {
 

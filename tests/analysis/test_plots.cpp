@@ -56,7 +56,7 @@ TEST_CASE("a run's plot script reads progress.csv by column name, relative to it
   CHECK(contains(gp, "set output \"tps.svg\".suffix"));
   CHECK(contains(gp, "'sort=on flush=256kB (it''s E1)'"));  // gnuplot's quote doubling
   CHECK_FALSE(contains(gp, dir.path().string()));           // nothing of this machine
-  CHECK_FALSE(contains(gp, "system.csv"));                   // no system.csv, no system plot
+  CHECK_FALSE(contains(gp, "system.csv"));                  // no system.csv, no system plot
   if (!gnuplot_available()) return;
   CHECK(is_png(dir / "tps.png"));
   CHECK(contains(read_text(dir / "tps.svg"), "<svg"));
@@ -101,8 +101,8 @@ TEST_CASE("a system.csv without any plotted column gives no system plot") {
 TEST_CASE("a progress.csv without a tps column is an error naming the file") {
   ScratchDir dir;
   write_text(dir / "progress.csv", "time_s,latency_ms\n1,2\n");
-  CHECK_THROWS_WITH_AS(plot_run(dir.path(), "run", kRun),
-                       doctest::Contains("progress.csv:1: no column \"tps\""), std::runtime_error);
+  CHECK_THROWS_WITH_AS(plot_run(dir.path(), "run", kRun), doctest::Contains("progress.csv:1: no column \"tps\""),
+                       std::runtime_error);
 }
 
 TEST_CASE("a grid's overlay, small multiples and stability bars name each point's files relative to the grid") {
@@ -121,10 +121,12 @@ TEST_CASE("a grid's overlay, small multiples and stability bars name each point'
             "E1 small", kGrid);
   const std::string gp = read_text(dir / "plot.gp");
   // The overlay: raw lines thin, untitled; each point's moving average bold, titled, the legend below.
-  CHECK(contains(gp, "'sort=on/progress.csv' using (column(\"time_s\")):(column(\"tps\")) with lines lw 0.5 lc 1 "
-                     "notitle"));
-  CHECK(contains(gp, "'sort=off/progress.csv' using (column(\"time_s\")):(ema(column(\"tps\"))) with lines lw 2.5 "
-                     "lc 2 title 'sort=off'"));
+  CHECK(contains(gp,
+                 "'sort=on/progress.csv' using (column(\"time_s\")):(column(\"tps\")) with lines lw 0.5 lc 1 "
+                 "notitle"));
+  CHECK(contains(gp,
+                 "'sort=off/progress.csv' using (column(\"time_s\")):(ema(column(\"tps\"))) with lines lw 2.5 "
+                 "lc 2 title 'sort=off'"));
   CHECK(contains(gp, "set key outside below horizontal"));
   CHECK(contains(gp, "if (!exists(\"ma_span\")) ma_span = 10"));
   CHECK(contains(gp, "set output \"tps-overlay.png\".suffix"));
@@ -152,8 +154,9 @@ TEST_CASE("a run's plots shade its checkpoints and stack latency on a log scale 
   ScratchDir dir;
   write_text(dir / "progress.csv",
              "time_s,tps,latency_p50_ms,latency_p99_ms,latency_max_ms\n1,500,2,5,9\n2,0,900,2000,2100\n3,620,2,4,8\n");
-  write_text(dir / "checkpoints.csv", "start_s,write_end_s,sync_end_s,cause,buffers,distance_kb\n"
-                                       "0.500,1.800,2.400,xlog,10,100\n2.900,,,time,0,0\n");
+  write_text(dir / "checkpoints.csv",
+             "start_s,write_end_s,sync_end_s,cause,buffers,distance_kb\n"
+             "0.500,1.800,2.400,xlog,10,100\n2.900,,,time,0,0\n");
   plot_run(dir.path(), "default: a point", kRun);
   const std::string gp = read_text(dir / "plot.gp");
   CHECK(contains(gp, "set object 1 rect from first 0.500, graph 0 to first 1.800, graph 1 behind fc rgb '#fde6c4'"));
@@ -178,12 +181,14 @@ TEST_CASE("an empty grid writes nothing") {
 TEST_CASE("the latency panel breaks its lines at seconds without a transaction and marks them along the axis") {
   ScratchDir dir;
   // Seconds 2 and 3 (from 1 to 3) and second 5 (from 4 to 5) have no transaction.
-  write_text(dir / "progress.csv", "time_s,tps,latency_p50_ms,latency_p99_ms,latency_max_ms\n"
-                                    "1,500,2,5,9\n2,0,0,0,0\n3,0,0,0,0\n4,620,2,4,8\n5,0,0,0,0\n6,610,2,4,8\n");
+  write_text(dir / "progress.csv",
+             "time_s,tps,latency_p50_ms,latency_p99_ms,latency_max_ms\n"
+             "1,500,2,5,9\n2,0,0,0,0\n3,0,0,0,0\n4,620,2,4,8\n5,0,0,0,0\n6,610,2,4,8\n");
   plot_run(dir.path(), "gaps", kRun);
   const std::string gp = read_text(dir / "plot.gp");
   // No point where there is no latency: the line breaks instead of dropping to 0 or joining.
-  CHECK(contains(gp, "(column(\"tps\") > 0 ? column(\"latency_p99_ms\") : NaN) with linespoints lw 1 pt 7 ps 0.3 title 'p99_ms'"));
+  CHECK(contains(
+      gp, "(column(\"tps\") > 0 ? column(\"latency_p99_ms\") : NaN) with linespoints lw 1 pt 7 ps 0.3 title 'p99_ms'"));
   CHECK(contains(gp, "set object 100000 rect from first 1, graph 0 to first 3, graph 0.04 front fc rgb '#d7301f'"));
   CHECK(contains(gp, "set object 100001 rect from first 4, graph 0 to first 5, graph 0.04 front fc rgb '#d7301f'"));
   CHECK_FALSE(contains(gp, "set object 100002"));

@@ -40,16 +40,20 @@ TEST_CASE("every -P line shape of pgbench 9.4 to 17 is read, with its time, tps 
   CHECK(v15.has_skipped);
   CHECK(v15.skipped == 3);
   // 9.x: an empty second's latencies are 0/0, printed "-nan".
-  const ProgressLine empty = parse_progress_line("progress: 7.0 s, 0.0 tps, lat -nan ms stddev -nan, lag -nan ms", "p", 1);
+  const ProgressLine empty =
+      parse_progress_line("progress: 7.0 s, 0.0 tps, lat -nan ms stddev -nan, lag -nan ms", "p", 1);
   CHECK(empty.tps == 0.0);
-  CHECK(parse_progress_line("progress: 1796219881.000 s, 1.0 tps, lat nan ms stddev nan", "p", 1).time_s == 1796219881.0);
+  CHECK(parse_progress_line("progress: 1796219881.000 s, 1.0 tps, lat nan ms stddev nan", "p", 1).time_s ==
+        1796219881.0);
 }
 
 TEST_CASE("a -P line with a 30000-digit time, tps, lat or lag is refused naming the file, line and field") {
   CHECK(error_of("progress: " + kNines + " s, 1.0 tps, lat 1.0 ms stddev 1.0") ==
-        "p.log:7: time " + kNines.substr(0, 40) + "... (30000 characters) is out of range (a double holds up to 1.8e308)");
+        "p.log:7: time " + kNines.substr(0, 40) +
+            "... (30000 characters) is out of range (a double holds up to 1.8e308)");
   CHECK(error_of("progress: 1.0 s, " + kNines + ".5 tps, lat 1.0 ms stddev 1.0") ==
-        "p.log:7: tps " + kNines.substr(0, 40) + "... (30002 characters) is out of range (a double holds up to 1.8e308)");
+        "p.log:7: tps " + kNines.substr(0, 40) +
+            "... (30002 characters) is out of range (a double holds up to 1.8e308)");
   CHECK(error_of("progress: 1.0 s, 1.0 tps, lat " + kNines + " ms stddev 1.0")
             .starts_with("p.log:7: lat " + kNines.substr(0, 40) + "... (30000 characters) is out of range"));
   CHECK(error_of("progress: 1.0 s, 1.0 tps, lat 1.0 ms stddev 1.0, lag " + kNines + " ms")

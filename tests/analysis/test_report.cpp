@@ -13,8 +13,8 @@ using ckptsim::analysis::testing::ScratchDir;
 
 namespace {
 
-Stability figures(double mean, double stddev, double below, double mn, double q1, double med, double q3,
-                  double mx, double skipped = 0, double late = 0) {
+Stability figures(double mean, double stddev, double below, double mn, double q1, double med, double q3, double mx,
+                  double skipped = 0, double late = 0) {
   return Stability{mean, stddev, 10, below, mn, q1, med, q3, mx, skipped, late};
 }
 
@@ -66,8 +66,7 @@ TEST_CASE("summary.csv: grid columns as given, then the figures with three decim
       {{"true", "256kB"}, figures(631.2449, 112.5, 0.3, 0, 580, 640.4, 690, 890)},
       {{"false", "0"}, figures(157.0, 296.0, 66.2, -0.0, 0, 0, 120.5, 1510, 2.5, 1.0 / 3.0)},
   };
-  write_summary_csv(dir / "summary.csv", {"postgres.checkpoint_sorting", "postgres.checkpoint_flush_after"},
-                    rows);
+  write_summary_csv(dir / "summary.csv", {"postgres.checkpoint_sorting", "postgres.checkpoint_flush_after"}, rows);
   CHECK(read_text(dir / "summary.csv") ==
         "postgres.checkpoint_sorting,postgres.checkpoint_flush_after,tps_mean,tps_stddev,threshold,"
         "pct_below_threshold,tps_min,tps_q1,tps_median,tps_q3,tps_max,skipped_pct,late_pct\n"

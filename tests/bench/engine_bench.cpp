@@ -62,8 +62,7 @@ void BM_ResourceUse8Cores(benchmark::State& state) {
   Resource cpu(sim, 8);
   for (int i = 0; i < n; ++i) sim.spawn(cpu_user(sim, cpu, static_cast<std::uint64_t>(i) * 104729 + 3));
   run_slices(state, sim, 512 * kMicrosecond / n * 4);
-  state.counters["utilisation"] =
-      static_cast<double>(cpu.busy_time()) / (8.0 * static_cast<double>(sim.now()));
+  state.counters["utilisation"] = static_cast<double>(cpu.busy_time()) / (8.0 * static_cast<double>(sim.now()));
 }
 BENCHMARK(BM_ResourceUse8Cores)->Arg(8)->Arg(64)->Arg(1024);
 

@@ -70,8 +70,7 @@ inline std::map<std::string, std::string> outputs(const std::filesystem::path& d
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
     if (!entry.is_regular_file()) continue;
     const auto ext = entry.path().extension();
-    if (entry.path().filename() == "perf.json" || ext == ".png" || ext == ".svg" || ext == ".gp" ||
-        ext == ".html")
+    if (entry.path().filename() == "perf.json" || ext == ".png" || ext == ".svg" || ext == ".gp" || ext == ".html")
       continue;
     files[std::filesystem::relative(entry.path(), dir).string()] = slurp(entry.path());
   }

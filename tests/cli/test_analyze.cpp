@@ -62,7 +62,8 @@ TEST_CASE("compare judges the recorded PostgreSQL 15 -P log at 1 s, a stall's la
   }
   // By hand: second 98 has no line (0 tps), second 99 the late line's 12 tps,
   // the others 213 to 299 tps: 1 of 158 seconds below 10 tps.
-  const auto stalled = nlohmann::json::parse(run_ckptsim("analyze " + quoted(tmp / "pg15-stalled.log") + " --json", tmp).out);
+  const auto stalled =
+      nlohmann::json::parse(run_ckptsim("analyze " + quoted(tmp / "pg15-stalled.log") + " --json", tmp).out);
   CHECK(stalled["pct_below_threshold"].get<double>() == doctest::Approx(100.0 / 158));
   CHECK(stalled["tps_min"] == 0.0);
 }
@@ -70,14 +71,16 @@ TEST_CASE("compare judges the recorded PostgreSQL 15 -P log at 1 s, a stall's la
 TEST_CASE("--interval below the log's spacing: exit 2, naming the option, the value and the spacing") {
   TempDir tmp("analyze-interval");
   write_simulated(tmp / "sim");
-  write_text(tmp / "p.log", "progress: 1.0 s, 100.0 tps, lat 1.0 ms stddev 0.1\n"
-                            "progress: 2.0 s, 100.0 tps, lat 1.0 ms stddev 0.1\n"
-                            "progress: 3.7 s, 10.0 tps, lat 1.0 ms stddev 0.1\n"
-                            "progress: 4.0 s, 100.0 tps, lat 1.0 ms stddev 0.1\n");
-  const std::string message = "error: " + (tmp / "p.log").string() +
-                              ": --interval 0.5 is below the 1 s spacing of the file's intervals";
-  for (const std::string& command : {"analyze " + quoted(tmp / "p.log") + " --interval 0.5",
-                                    "compare " + quoted(tmp / "p.log") + " " + quoted(tmp / "sim") + " --interval 0.5"}) {
+  write_text(tmp / "p.log",
+             "progress: 1.0 s, 100.0 tps, lat 1.0 ms stddev 0.1\n"
+             "progress: 2.0 s, 100.0 tps, lat 1.0 ms stddev 0.1\n"
+             "progress: 3.7 s, 10.0 tps, lat 1.0 ms stddev 0.1\n"
+             "progress: 4.0 s, 100.0 tps, lat 1.0 ms stddev 0.1\n");
+  const std::string message =
+      "error: " + (tmp / "p.log").string() + ": --interval 0.5 is below the 1 s spacing of the file's intervals";
+  for (const std::string& command :
+       {"analyze " + quoted(tmp / "p.log") + " --interval 0.5",
+        "compare " + quoted(tmp / "p.log") + " " + quoted(tmp / "sim") + " --interval 0.5"}) {
     CAPTURE(command);
     const auto r = run_ckptsim(command, tmp);
     CHECK(r.exit_code == 2);
@@ -94,8 +97,8 @@ TEST_CASE("--interval below the log's spacing: exit 2, naming the option, the va
 
 TEST_CASE("analyze on a -P line with a 30000-digit tps: exit 2 naming the file, line and field, no crash") {
   TempDir tmp("analyze-digits");
-  write_text(tmp / "p.log", "pgbench (15.4)\nprogress: 1.0 s, " + std::string(30000, '9') +
-                                " tps, lat 1.0 ms stddev 0.1, 0 failed\n");
+  write_text(tmp / "p.log",
+             "pgbench (15.4)\nprogress: 1.0 s, " + std::string(30000, '9') + " tps, lat 1.0 ms stddev 0.1, 0 failed\n");
   const auto r = run_ckptsim("analyze " + quoted(tmp / "p.log"), tmp);
   CHECK(r.exit_code == 2);
   CHECK(r.err.starts_with("error: " + (tmp / "p.log").string() + ":2: tps 9999"));
@@ -114,8 +117,9 @@ TEST_CASE("analyze and compare print a name's and a line's control characters es
     CHECK(r.exit_code == 2);
     CHECK(r.err.find('\x1b') == std::string::npos);
     CHECK(r.err.find('\x07') == std::string::npos);
-    CHECK(r.err.find("x\\x1b]0;owned\\x07.log:1: \"progress: 1.0 s, \\x1b[31mred\\x9b tps\" is not a pgbench -P line") !=
-          std::string::npos);
+    CHECK(
+        r.err.find("x\\x1b]0;owned\\x07.log:1: \"progress: 1.0 s, \\x1b[31mred\\x9b tps\" is not a pgbench -P line") !=
+        std::string::npos);
   }
   // A stopped run's summary.json says what stopped it: shown, not obeyed.
   write_text(tmp / "sim" / "summary.json", R"({"complete": false, "stopped_by": "SIGINT\u001b[2J"})");

@@ -71,8 +71,9 @@ TEST_CASE("system.csv names its rates as rates, under the version's view names")
   write_text(tmp / "s.json", kSmall);
   const auto header = [&](const std::string& version) {
     const auto out = tmp / ("v" + version);
-    REQUIRE(run_ckptsim("run " + (tmp / "s.json").string() + " --quiet --set pgbench.duration=2s --set postgres.version=" +
-                            version + " --out " + out.string(),
+    REQUIRE(run_ckptsim("run " + (tmp / "s.json").string() +
+                            " --quiet --set pgbench.duration=2s --set postgres.version=" + version + " --out " +
+                            out.string(),
                         tmp)
                 .exit_code == 0);
     const std::string csv = slurp(out / "system.csv");
@@ -102,13 +103,15 @@ TEST_CASE("run writes progress.csv with one row per second and the summary's fig
 
   const std::string progress = slurp(tmp / "out" / "progress.csv");
   CHECK(progress.rfind("time_s,tps,latency_avg_ms,latency_stddev_ms,lag_avg_ms,skipped,late,"
-                       "latency_p50_ms,latency_p90_ms,latency_p99_ms,latency_max_ms,timestamp\n", 0) == 0);
+                       "latency_p50_ms,latency_p90_ms,latency_p99_ms,latency_max_ms,timestamp\n",
+                       0) == 0);
   CHECK(std::count(progress.begin(), progress.end(), '\n') == 21);  // header + 20 one-second rows
   for (const char* f : {"system.csv", "postgres.log", "summary.json", "perf.json"})
     CHECK_MESSAGE(fs::exists(tmp / "out" / f), f);
 
   const auto summary = nlohmann::json::parse(slurp(tmp / "out" / "summary.json"));
-  for (const char* key : {"settings", "pgbench", "stability", "sim", "pg_stat_bgwriter", "pg_stat_wal", "os", "devices"})
+  for (const char* key :
+       {"settings", "pgbench", "stability", "sim", "pg_stat_bgwriter", "pg_stat_wal", "os", "devices"})
     CHECK_MESSAGE(summary.contains(key), key);
   // pgbench's tps is transactions over the run; the per-second series has the
   // same mean since a transaction counts in exactly one second.
@@ -161,11 +164,12 @@ TEST_CASE("one aggregate log per pgbench thread, named by pgbench's pid; the log
   // The warmup only carries the server to its first checkpoint (30 s): a paced
   // single client keeps it cheap under the sanitizers.
   auto run = [&](const std::string& out) {
-    return run_ckptsim("run " + (tmp / "s.json").string() + " --out " + (tmp / out).string() +
-                           " --quiet --set pgbench.duration=6s --set pgbench.clients=4 --set pgbench.threads=2"
-                           " --set pgbench.aggregate_interval=2s --set postgres.checkpoint_timeout=30s"
-                           " --set warmup.duration=25s --set warmup.threads=1 --set warmup.clients=1 --set warmup.rate=200",
-                       tmp);
+    return run_ckptsim(
+        "run " + (tmp / "s.json").string() + " --out " + (tmp / out).string() +
+            " --quiet --set pgbench.duration=6s --set pgbench.clients=4 --set pgbench.threads=2"
+            " --set pgbench.aggregate_interval=2s --set postgres.checkpoint_timeout=30s"
+            " --set warmup.duration=25s --set warmup.threads=1 --set warmup.clients=1 --set warmup.rate=200",
+        tmp);
   };
   REQUIRE(run("a").exit_code == 0);
   std::vector<std::string> logs;
@@ -225,7 +229,8 @@ TEST_CASE("every command-line error exits 2 with a readable message, and runs no
       {"run --threshold -1" + out, "--threshold: expected a number of tps of at least 0, not \"-1\""},
       {"run --seed -1" + out, "--seed: expected a whole number from 0 to 18446744073709551615, not \"-1\""},
       {"run --seed 18446744073709551616" + out, "not \"18446744073709551616\""},
-      {"frobnicate", "unknown command \"frobnicate\" (expected one of run, check, analyze, compare, presets, plot, index, devbench, compare-pg)"},
+      {"frobnicate",
+       "unknown command \"frobnicate\" (expected one of run, check, analyze, compare, presets, plot, index, devbench, compare-pg)"},
       {"check s.json extra", "The following argument was not expected: extra"},
   };
   for (const auto& c : cases) {
@@ -250,8 +255,8 @@ TEST_CASE("a write error on stdout is an error; a closed stdout lets no output f
   // stdout closed: postgres.log must not be opened as descriptor 1 and receive the -P lines.
   write_text(tmp / "s.json", R"({"hardware": {"ram": "2GB", "device": "nvme"}, "postgres": {"version": "15",
     "shared_buffers": "128MB", "log_checkpoints": true}, "pgbench": {"scale": 2, "duration": "5s"}, "seed": 1})");
-  status = std::system((bin + " run " + (tmp / "s.json").string() + " --out " + (tmp / "out").string() + " >&- 2>" + err)
-                           .c_str());
+  status = std::system(
+      (bin + " run " + (tmp / "s.json").string() + " --out " + (tmp / "out").string() + " >&- 2>" + err).c_str());
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
   CHECK(slurp(tmp / "out" / "postgres.log").find("progress:") == std::string::npos);
@@ -264,8 +269,8 @@ TEST_CASE("check prints the resolved settings with presets applied and units nor
   const auto r = run_ckptsim("check " + (tmp / "s.json").string(), tmp);
   REQUIRE(r.exit_code == 0);
   const auto resolved = nlohmann::json::parse(r.out);
-  CHECK(resolved["postgres"]["shared_buffers"] == "2GB");                // 262144 blocks of 8kB
-  CHECK(resolved["postgres"]["checkpoint_completion_target"] == 0.5);   // 9.6's default
+  CHECK(resolved["postgres"]["shared_buffers"] == "2GB");              // 262144 blocks of 8kB
+  CHECK(resolved["postgres"]["checkpoint_completion_target"] == 0.5);  // 9.6's default
 }
 
 TEST_CASE("pasted settings: a grid run warns once about the real names it ignores, and runs the pasted load") {
@@ -278,9 +283,10 @@ TEST_CASE("pasted settings: a grid run warns once about the real names it ignore
   })");
   const auto r = run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --out " + (tmp / "g").string(), tmp);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.err == "warning: /postgres/conf: ckptsim does not model max_connections, wal_level; ignored\n"
-                 "warning: /os/sysctl: ckptsim does not model vm.swappiness; ignored\n"
-                 "warning: /pgbench/command: ckptsim does not model -h; ignored\n");
+  CHECK(r.err ==
+        "warning: /postgres/conf: ckptsim does not model max_connections, wal_level; ignored\n"
+        "warning: /os/sysctl: ckptsim does not model vm.swappiness; ignored\n"
+        "warning: /pgbench/command: ckptsim does not model -h; ignored\n");
   const auto settings = nlohmann::json::parse(slurp(tmp / "g" / "checkpoint_sorting=false" / "run.json"))["settings"];
   CHECK(settings["postgres"]["shared_buffers"] == "64MB");
   CHECK(settings["os"]["vm.dirty_background_bytes"] == "16MB");
@@ -354,7 +360,8 @@ TEST_CASE("analyze refuses a file with nothing to analyze or figures no run can 
   }
 }
 
-TEST_CASE("analyze reads a real pgbench -P log as pgbench writes it to stderr, and compare sets it beside a simulation") {
+TEST_CASE(
+    "analyze reads a real pgbench -P log as pgbench writes it to stderr, and compare sets it beside a simulation") {
   TempDir tmp("cli-analyze-real");
   write_text(tmp / "pgbench-stderr.log",
              "pgbench (15.4)\nstarting vacuum...end.\n"
@@ -372,8 +379,10 @@ TEST_CASE("analyze reads a real pgbench -P log as pgbench writes it to stderr, a
 
   // The simulated side: a run folder stands for its progress.csv.
   std::filesystem::create_directories(tmp / "sim");
-  write_text(tmp / "sim" / "progress.csv", "time_s,tps,skipped,late\n1,400,0,0\n2,400,0,0\n3,400,0,0\n4,400,0,0\n5,400,0,0\n");
-  const auto c = run_ckptsim("compare " + (tmp / "pgbench-stderr.log").string() + " " + (tmp / "sim").string() + " --json", tmp);
+  write_text(tmp / "sim" / "progress.csv",
+             "time_s,tps,skipped,late\n1,400,0,0\n2,400,0,0\n3,400,0,0\n4,400,0,0\n5,400,0,0\n");
+  const auto c =
+      run_ckptsim("compare " + (tmp / "pgbench-stderr.log").string() + " " + (tmp / "sim").string() + " --json", tmp);
   REQUIRE(c.exit_code == 0);
   const auto both = nlohmann::json::parse(c.out);
   CHECK(both["real"]["format"] == "pgbench -P log (15+)");
@@ -394,7 +403,8 @@ TEST_CASE("presets lists every shipped preset with its description") {
     CHECK_MESSAGE(r.out.find(name) != std::string::npos, name);
 }
 
-TEST_CASE("summary.json: pg_stat_io rows per backend type on 16 and 17 agree with pg_stat_bgwriter / pg_stat_checkpointer") {
+TEST_CASE(
+    "summary.json: pg_stat_io rows per backend type on 16 and 17 agree with pg_stat_bgwriter / pg_stat_checkpointer") {
   TempDir tmp("cli-pg-stat-io");
   write_text(tmp / "s.json", kSmall);
   for (const std::string version : {"15", "16", "17"}) {
@@ -421,8 +431,9 @@ TEST_CASE("summary.json: pg_stat_io rows per backend type on 16 and 17 agree wit
     CHECK(io[1]["backend_type"] == "checkpointer");
     CHECK(io[2]["backend_type"] == "background writer");
     const auto& bg = summary["pg_stat_bgwriter"];
-    const std::int64_t checkpoint_writes = version == "17" ? summary["pg_stat_checkpointer"]["buffers_written"].get<std::int64_t>()
-                                                           : bg["buffers_checkpoint"].get<std::int64_t>();
+    const std::int64_t checkpoint_writes = version == "17"
+                                               ? summary["pg_stat_checkpointer"]["buffers_written"].get<std::int64_t>()
+                                               : bg["buffers_checkpoint"].get<std::int64_t>();
     CHECK(checkpoint_writes > 0);
     CHECK(io[1]["writes"].get<std::int64_t>() == checkpoint_writes);
     CHECK(io[2]["writes"].get<std::int64_t>() == bg["buffers_clean"].get<std::int64_t>());

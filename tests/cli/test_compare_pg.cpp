@@ -67,8 +67,8 @@ TEST_CASE("targets: hit ratio within 2 points, per-transaction counters within 2
   CHECK_FALSE(row("hit ratio %").within());
   CHECK(row("buffers_backend / tx").difference() == doctest::Approx(0.25));
   CHECK_FALSE(row("buffers_backend / tx").within());
-  CHECK(row("wal_fpi / tx").within());          // -15%
-  CHECK(row("buffers_clean / tx").within());    // 0 on both sides (bgwriter off)
+  CHECK(row("wal_fpi / tx").within());        // -15%
+  CHECK(row("buffers_clean / tx").within());  // 0 on both sides (bgwriter off)
   const std::string table = ckptsim::cli::format_comparisons(rows);
   CHECK(table.find("5 of 7 figures within target") != std::string::npos);
   CHECK(table.find("MISS") != std::string::npos);

@@ -36,8 +36,8 @@ Crash crash_at(const TempDir& tmp, double seconds, const std::string& sets = "")
 
 // When the first checkpoint's sync phase runs, from an uninterrupted run's summary.
 std::pair<double, double> first_sync_phase(const TempDir& tmp) {
-  REQUIRE(run_ckptsim("run " + (tmp / "s.json").string() + " --quiet --out " + (tmp / "ref").string(), tmp)
-              .exit_code == 0);
+  REQUIRE(run_ckptsim("run " + (tmp / "s.json").string() + " --quiet --out " + (tmp / "ref").string(), tmp).exit_code ==
+          0);
   const json first = json::parse(slurp(tmp / "ref" / "summary.json"))["checkpoints"].at(0);
   const double sync_start = first["start_s"].get<double>() + first["write_s"].get<double>();
   return {sync_start, sync_start + first["sync_s"].get<double>()};
@@ -68,14 +68,16 @@ TEST_CASE("a checkpoint interrupted in its fsync phase: recovery starts at the p
   CHECK(during.report["recovery_possible"] == true);
   CHECK(during.report["acknowledged_commits"].get<int>() > 1000);
   // The WAL not yet durable is at most what was never fdatasynced.
-  CHECK(during.report["unflushed_wal_bytes"].get<double>() <= during.report["wal"]["in_wal_buffers_bytes"].get<double>() +
-                                                                  during.report["wal"]["written_not_flushed_bytes"].get<double>());
+  CHECK(during.report["unflushed_wal_bytes"].get<double>() <=
+        during.report["wal"]["in_wal_buffers_bytes"].get<double>() +
+            during.report["wal"]["written_not_flushed_bytes"].get<double>());
   // The run's files end at the power loss.
   CHECK(during.summary["complete"] == true);
   CHECK(during.summary["crash_at_s"].get<double>() == doctest::Approx((sync_start + sync_end) / 2));
 }
 
-TEST_CASE("acknowledged commits are lost with synchronous_commit off, or with a disk cache that nobarrier never flushes") {
+TEST_CASE(
+    "acknowledged commits are lost with synchronous_commit off, or with a disk cache that nobarrier never flushes") {
   TempDir tmp("crash-lost");
   write_text(tmp / "s.json", kScenario);
   const double t = 45.3;  // mid write phase
@@ -107,7 +109,8 @@ TEST_CASE("without full_page_writes, recovery reads the pages it changes at the 
   CHECK(without.report["recovery"]["page_reads_s"].get<double>() == doctest::Approx(reads * read_ms / 1000));
   // Images make the WAL larger but spare the reads.
   CHECK(with.report["redo_distance_bytes"].get<double>() > 5 * without.report["redo_distance_bytes"].get<double>());
-  CHECK(without.report["recovery_time_estimate_s"].get<double>() > with.report["recovery_time_estimate_s"].get<double>());
+  CHECK(without.report["recovery_time_estimate_s"].get<double>() >
+        with.report["recovery_time_estimate_s"].get<double>());
 }
 
 TEST_CASE("--crash-at must fall inside the measured run") {

@@ -22,13 +22,15 @@ const char* kGrid = R"({
 TEST_CASE("a grid with --jobs 1 and --jobs 2 gives byte-identical files") {
   TempDir tmp("determinism-jobs");
   write_text(tmp / "g.json", kGrid);
-  const auto a = run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --jobs 1 --out " + (tmp / "a").string(), tmp);
-  const auto b = run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --jobs 2 --out " + (tmp / "b").string(), tmp);
+  const auto a =
+      run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --jobs 1 --out " + (tmp / "a").string(), tmp);
+  const auto b =
+      run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --jobs 2 --out " + (tmp / "b").string(), tmp);
   REQUIRE(a.exit_code == 0);
   REQUIRE(b.exit_code == 0);
   const auto fa = outputs(tmp / "a"), fb = outputs(tmp / "b");
   CHECK(fa.size() == 4 * 9 + 3);  // 4 points x (run.json, progress, system, waits, io_layers, checkpoints,
-                                 // postgres.log, pgbench.log, summary) + summary.csv + report.txt + grid.json
+                                  // postgres.log, pgbench.log, summary) + summary.csv + report.txt + grid.json
   CHECK(fa == fb);
   CHECK(fs::exists(tmp / "a" / "clients=2,device=nvme" / "progress.csv"));
   const std::string summary = slurp(tmp / "a" / "summary.csv");

@@ -46,6 +46,6 @@ TEST_CASE("devbench seqread-qd1 runs at queue depth 1: one request at the device
 
 TEST_CASE("devbench's streaming sequential job is the deep one: 64 bios of 8 kB in one request") {
   const os::DirectJobResult r = run_job("hdd-7200-sata", "seqread-stream");
-  CHECK(r.max_in_flight == 1);                                    // merged into one 512 kB request
+  CHECK(r.max_in_flight == 1);                                               // merged into one 512 kB request
   CHECK(r.iops * r.p50_ms / 1000.0 == doctest::Approx(64.0).epsilon(0.02));  // 64 bios outstanding
 }

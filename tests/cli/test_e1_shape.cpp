@@ -42,8 +42,8 @@ struct Point {
 TEST_CASE("E1 small, 1 client: sort+flush is best and flat, sorting beats not sorting, unsorted stalls") {
   TempDir tmp("e1-shape");
   write_text(tmp / "e1.json", kE1SmallOneClient);
-  const auto r = run_ckptsim("run " + (tmp / "e1.json").string() + " --out " + (tmp / "out").string() + " --quiet",
-                             tmp);
+  const auto r =
+      run_ckptsim("run " + (tmp / "e1.json").string() + " --out " + (tmp / "out").string() + " --quiet", tmp);
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
 
   const auto table = ckptsim::analysis::read_csv(tmp / "out" / "summary.csv");
@@ -64,8 +64,8 @@ TEST_CASE("E1 small, 1 client: sort+flush is best and flat, sorting beats not so
   CAPTURE(offoff.mean);
 
   // The run covers at least three checkpoints of its own (start_s counts from the measured run's start).
-  const auto summary =
-      nlohmann::json::parse(slurp(tmp / "out" / "checkpoint_sorting=true,checkpoint_flush_after=256kB" / "summary.json"));
+  const auto summary = nlohmann::json::parse(
+      slurp(tmp / "out" / "checkpoint_sorting=true,checkpoint_flush_after=256kB" / "summary.json"));
   int in_run = 0;
   for (const auto& c : summary["checkpoints"]) in_run += c["start_s"].get<double>() >= 0;
   CHECK(in_run >= 3);

@@ -44,7 +44,8 @@ const TempDir& indexed_tree() {
     write_text(dir / "run.json", kRun);
     write_text(dir / "grid.json", kFourPoints);
     const fs::path tree = dir / "tree";
-    REQUIRE(run_ckptsim("run " + quoted(dir / "run.json") + " -q --out " + quoted(tree / kOddName), dir).exit_code == 0);
+    REQUIRE(run_ckptsim("run " + quoted(dir / "run.json") + " -q --out " + quoted(tree / kOddName), dir).exit_code ==
+            0);
     REQUIRE(run_ckptsim("run " + quoted(dir / "grid.json") + " -q --out " + quoted(tree / "grid"), dir).exit_code == 0);
     const auto indexed = run_ckptsim("index " + quoted(tree), dir);
     REQUIRE(indexed.exit_code == 0);
@@ -91,7 +92,7 @@ std::string percent_decoded(const std::string& url) {
 // What is wrong with a page's tags, or "" when every non-void element is
 // closed in the order it was opened and html, head, body and title occur once.
 std::string tag_problem(const std::string& page) {
-  static const std::set<std::string> kVoid = {"area", "base", "br",   "col",   "embed", "hr",  "img",
+  static const std::set<std::string> kVoid = {"area",  "base", "br",   "col",    "embed", "hr", "img",
                                               "input", "link", "meta", "source", "track", "wbr"};
   static const std::regex kTag(R"(<(/?)([a-zA-Z][a-zA-Z0-9-]*)(\s[^<>]*)?>)");
   std::vector<std::string> open;
@@ -176,8 +177,8 @@ TEST_CASE("index writes index.html, compare.html and a page per run and per grid
   CHECK(fs::is_regular_file(root / "_index" / "compare.html"));
   CHECK(fs::is_regular_file(root / "_index" / kOddName / "run.html"));
   CHECK(fs::is_regular_file(root / "_index" / "grid" / "grid.html"));
-  for (const char* point : {"checkpoint_sorting=true,checkpoint_flush_after=0",
-                            "checkpoint_sorting=false,checkpoint_flush_after=256kB"})
+  for (const char* point :
+       {"checkpoint_sorting=true,checkpoint_flush_after=0", "checkpoint_sorting=false,checkpoint_flush_after=256kB"})
     CHECK(fs::is_regular_file(root / "_index" / "grid" / point / "run.html"));
   // The run folders hold only the run's files.
   CHECK_FALSE(fs::exists(root / kOddName / "run.html"));
@@ -263,12 +264,14 @@ TEST_CASE("the compare page embeds every run's settings, figures and tps, and ea
   REQUIRE(data["items"].size() == 6);  // 1 grid, 5 runs
   CHECK(data["figures"][0]["label"] == "mean tps");
   std::map<std::string, nlohmann::json> items;
-  for (const auto& item : data["items"]) items[item["kind"].get<std::string>() + ":" + item["id"].get<std::string>()] = item;
+  for (const auto& item : data["items"])
+    items[item["kind"].get<std::string>() + ":" + item["id"].get<std::string>()] = item;
   for (const std::string& id : {kOddName, std::string("grid/checkpoint_sorting=true,checkpoint_flush_after=256kB")}) {
     CAPTURE(id);
     REQUIRE(items.contains("run:" + id));
     const nlohmann::json& run = items["run:" + id];
-    CHECK(run["tps"].get<std::vector<double>>() == ckptsim::analysis::read_tps_series(tree_root() / id / "progress.csv"));
+    CHECK(run["tps"].get<std::vector<double>>() ==
+          ckptsim::analysis::read_tps_series(tree_root() / id / "progress.csv"));
     CHECK(run["figures"][0].get<double>() == mean_tps_of(tree_root() / id));
     CHECK(run["settings"]["postgres.shared_buffers"] == "64MB");
   }
@@ -332,8 +335,7 @@ TEST_CASE("index replaces only pages it wrote: a user's index.html or _index pag
   write_text(tree / "index.html", "<html><body>my own notes</body></html>\n");
   const auto result = run_ckptsim("index " + quoted(tree), tmp);
   CHECK(result.exit_code == 2);
-  CHECK(result.err.find((tree / "index.html").string() + ": not a page that ckptsim index wrote") !=
-        std::string::npos);
+  CHECK(result.err.find((tree / "index.html").string() + ": not a page that ckptsim index wrote") != std::string::npos);
   CHECK(slurp(tree / "index.html") == "<html><body>my own notes</body></html>\n");
   CHECK_FALSE(fs::exists(tree / "_index"));  // refused before any page was written
 

@@ -123,8 +123,9 @@ TEST_CASE("a run with no transaction, or none in a whole interval, keeps its CSV
 TEST_CASE("plot DIR writes nowhere outside DIR: grid.json's points are plain folder names, not links") {
   TempDir tmp("plot-escape");
   write_text(tmp / "s.json", kSingle);
-  REQUIRE(run_ckptsim("run " + (tmp / "s.json").string() + " --quiet --out " + (tmp / "victim").string(), tmp)
-              .exit_code == 0);
+  REQUIRE(
+      run_ckptsim("run " + (tmp / "s.json").string() + " --quiet --out " + (tmp / "victim").string(), tmp).exit_code ==
+      0);
   fs::remove(tmp / "victim" / "plot.gp");
   fs::create_directories(tmp / "g");
   for (const std::string& point : std::vector<std::string>{"../victim", (tmp / "victim").string(), "link"}) {

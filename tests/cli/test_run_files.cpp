@@ -71,11 +71,11 @@ TEST_CASE("what a complete run always has is a point file, and the grid's files 
 TEST_CASE("no string in cli/ or analysis/ but run_files.h spells a run folder's file name") {
   const std::regex literal(R"("(?:[^"\\]|\\.)*")");
   const std::vector<std::string> names = {
-      "run.json",        "progress.csv",    "system.csv",    "waits.csv",     "io_layers.csv", "checkpoints.csv",
-      "postgres.log",    "pgbench.log",     "summary.json",  "perf.json",     "crash.json",    "tps.png",
-      "tps.svg",         "system.png",      "grid.json",     "summary.csv",   "report.txt",    "tps-overlay.png",
-      "tps-overlay.svg", "tps-grid.png",    "stability.png", "plot.gp",       "index.html",    "_index",
-      "compare.html",    "run.html",        "grid.html",     ".ckptsim.lock", "pgbench_log."};
+      "run.json",        "progress.csv", "system.csv",    "waits.csv",     "io_layers.csv", "checkpoints.csv",
+      "postgres.log",    "pgbench.log",  "summary.json",  "perf.json",     "crash.json",    "tps.png",
+      "tps.svg",         "system.png",   "grid.json",     "summary.csv",   "report.txt",    "tps-overlay.png",
+      "tps-overlay.svg", "tps-grid.png", "stability.png", "plot.gp",       "index.html",    "_index",
+      "compare.html",    "run.html",     "grid.html",     ".ckptsim.lock", "pgbench_log."};
   std::string spelled;  // one line per place, so that a failure names them
   for (const fs::path folder : {"cli", "analysis"}) {
     for (const auto& [place, text] : source_lines(folder)) {

@@ -65,7 +65,8 @@ std::vector<std::string> aggregate_logs_in(const fs::path& dir) {
 std::vector<std::string> temporaries_under(const fs::path& dir) {
   std::vector<std::string> found;
   for (const auto& entry : fs::recursive_directory_iterator(dir))
-    if (ckptsim::cli::run_files::is_temporary_name(entry.path().filename().string())) found.push_back(entry.path().string());
+    if (ckptsim::cli::run_files::is_temporary_name(entry.path().filename().string()))
+      found.push_back(entry.path().string());
   return found;
 }
 
@@ -120,8 +121,8 @@ TEST_CASE("a rerun into a folder replaces the earlier run's files as a whole") {
 
   SUBCASE("a single run into an earlier grid's folder leaves no point folder") {
     write_text(tmp / "g.json", kGrid);
-    const std::string grid = "run " + (tmp / "g.json").string() + " --quiet --set pgbench.duration=5s --out " +
-                             (tmp / "r").string();
+    const std::string grid =
+        "run " + (tmp / "g.json").string() + " --quiet --set pgbench.duration=5s --out " + (tmp / "r").string();
     REQUIRE(run_ckptsim(grid, tmp).exit_code == 0);
     REQUIRE(fs::exists(tmp / "r" / "summary.csv"));
     REQUIRE(run_ckptsim(run, tmp).exit_code == 0);
@@ -167,8 +168,9 @@ TEST_CASE("ckptsim's file names in a folder without a ckptsim record are the use
   }
   SUBCASE("a grid's point folder replaced by a symbolic link") {
     write_text(tmp / "g.json", kGrid);
-    REQUIRE(run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --set pgbench.duration=3s --out " + d.string(),
-                        tmp).exit_code == 0);
+    REQUIRE(
+        run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --set pgbench.duration=3s --out " + d.string(), tmp)
+            .exit_code == 0);
     fs::create_directories(tmp / "elsewhere");
     write_text(tmp / "elsewhere" / "keep.txt", "keep");
     fs::remove_all(d / "clients=1,checkpoint_sorting=true");
@@ -190,8 +192,8 @@ TEST_CASE("--out d/new/.. is d: checked as d, and nothing is created on the way"
   write_text(tmp / "s.json", kSingle);
   fs::create_directories(tmp / "d");
   write_text(tmp / "d" / "notes.txt", "keep me");
-  const auto r = run_ckptsim("run " + (tmp / "s.json").string() + " --quiet --out " + (tmp / "d" / "new" / "..").string(),
-                             tmp);
+  const auto r =
+      run_ckptsim("run " + (tmp / "s.json").string() + " --quiet --out " + (tmp / "d" / "new" / "..").string(), tmp);
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("holds \"notes.txt\" that ckptsim did not write") != std::string::npos);
   CHECK_FALSE(fs::exists(tmp / "d" / "new"));
@@ -204,8 +206,8 @@ TEST_CASE("two runs into one folder: the second is refused with the first's pid;
   write_text(tmp / "s.json", kSingle);
   const fs::path d = tmp / "d";
   const std::string second = "run " + (tmp / "s.json").string() + " --quiet --out " + d.string();
-  const pid_t first = spawn_ckptsim({"run", (tmp / "s.json").string(), "--quiet", "--set", "pgbench.duration=100000s",
-                                     "--out", d.string()});
+  const pid_t first = spawn_ckptsim(
+      {"run", (tmp / "s.json").string(), "--quiet", "--set", "pgbench.duration=100000s", "--out", d.string()});
   for (int i = 0; i < 200 && !fs::exists(d / ".ckptsim.lock"); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
   REQUIRE(fs::exists(d / ".ckptsim.lock"));
@@ -280,8 +282,8 @@ TEST_CASE("--max-wall and SIGINT stop a run after whole intervals and mark it pa
     CHECK(r.err.find("stopped by --max-wall") != std::string::npos);
   }
   SUBCASE("SIGINT") {
-    const pid_t pid = spawn_ckptsim({"run", base, "--quiet", "--set", "pgbench.duration=100000s", "--out",
-                                     (tmp / "r").string()});
+    const pid_t pid =
+        spawn_ckptsim({"run", base, "--quiet", "--set", "pgbench.duration=100000s", "--out", (tmp / "r").string()});
     std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(stop_ms));
     ::kill(pid, SIGINT);
     CHECK(wait_for(pid) == 128 + SIGINT);
@@ -305,8 +307,8 @@ TEST_CASE("--max-wall stops a run during its setup, within a second of the budge
   TempDir tmp("stop-setup");
   write_text(tmp / "s.json", kSingle);
   const auto started = std::chrono::steady_clock::now();
-  const auto r = run_ckptsim("run " + (tmp / "s.json").string() + kHugeSetup + " --max-wall 2 --out " +
-                                 (tmp / "r").string(), tmp);
+  const auto r =
+      run_ckptsim("run " + (tmp / "s.json").string() + kHugeSetup + " --max-wall 2 --out " + (tmp / "r").string(), tmp);
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   CHECK(r.exit_code == 3);
   CHECK(wall_s >= 2.0);
@@ -322,8 +324,8 @@ TEST_CASE("--max-wall stops a run during its setup, within a second of the budge
 TEST_CASE("SIGHUP stops a run as SIGTERM does, during the setup too: exit code 143") {
   TempDir tmp("stop-hup");
   write_text(tmp / "s.json", kSingle);
-  const pid_t pid = spawn_ckptsim({"run", (tmp / "s.json").string(), "--quiet", "--set", "pgbench.scale=20000",
-                                   "--set", "pgbench.duration=20s", "--out", (tmp / "r").string()});
+  const pid_t pid = spawn_ckptsim({"run", (tmp / "s.json").string(), "--quiet", "--set", "pgbench.scale=20000", "--set",
+                                   "pgbench.duration=20s", "--out", (tmp / "r").string()});
   std::this_thread::sleep_for(std::chrono::seconds(1));
   const auto sent = std::chrono::steady_clock::now();
   ::kill(pid, SIGHUP);
@@ -383,10 +385,10 @@ TEST_CASE("a grid killed at random moments, then rerun, gives an uninterrupted r
 TEST_CASE("ckptsim plot DIR draws a grid's plots again from its CSVs, the same script as the run wrote") {
   TempDir tmp("folder-plot");
   write_text(tmp / "g.json", kGrid);
-  REQUIRE(run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --set pgbench.duration=5s --out " +
-                          (tmp / "g").string(),
-                      tmp)
-              .exit_code == 0);
+  REQUIRE(
+      run_ckptsim(
+          "run " + (tmp / "g.json").string() + " --quiet --set pgbench.duration=5s --out " + (tmp / "g").string(), tmp)
+          .exit_code == 0);
   const fs::path point = tmp / "g" / "clients=2,checkpoint_sorting=true";
   const std::string grid_script = slurp(tmp / "g" / "plot.gp");
   CHECK(grid_script.find("set multiplot layout 2,2 title 'g'") != std::string::npos);  // the scenario's name

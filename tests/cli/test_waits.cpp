@@ -77,7 +77,8 @@ TEST_CASE("a synchronous commit on a 7200 rpm disk waits for WALSync at the devi
     "hardware": {"cpus": 4, "ram": "4GB", "device": "hdd-7200-sata"},
     "postgres": {"version": "15", "shared_buffers": "256MB"},
     "pgbench": {"builtin": "simple-update", "scale": 5, "clients": 1, "threads": 1, "duration": "20s"},
-    "seed": 3})", "walsync");
+    "seed": 3})",
+                      "walsync");
   check_sums(w, 1);
   MESSAGE("WALSync ", w.share("IO:WALSync"), " device ", w.layer_share("device"));
   CHECK(w.share("IO:WALSync") > 0.8);
@@ -92,7 +93,8 @@ TEST_CASE("clients updating one branch row wait for each other's transactions") 
     "hardware": {"cpus": 8, "ram": "4GB", "device": "nvme"},
     "postgres": {"version": "15", "shared_buffers": "128MB", "synchronous_commit": false},
     "pgbench": {"builtin": "tpcb-like", "scale": 1, "clients": 6, "threads": 2, "duration": "10s"},
-    "seed": 3})", "rowlock");
+    "seed": 3})",
+                      "rowlock");
   check_sums(w, 6);
   const double locks = w.share("Lock:transactionid") + w.share("Lock:tuple");
   MESSAGE("transactionid ", w.share("Lock:transactionid"), " tuple ", w.share("Lock:tuple"));
@@ -112,7 +114,8 @@ TEST_CASE("a read-only run on a database larger than RAM, caches dropped, waits 
     "postgres": {"version": "15", "shared_buffers": "128MB"},
     "pgbench": {"builtin": "select-only", "scale": 40, "clients": 4, "threads": 2, "duration": "20s"},
     "init": {"drop_caches": true},
-    "seed": 3})", "reads");
+    "seed": 3})",
+                      "reads");
   check_sums(w, 4);
   MESSAGE("DataFileRead ", w.share("IO:DataFileRead"), " scheduler ", w.layer_share("scheduler"), " device ",
           w.layer_share("device"));

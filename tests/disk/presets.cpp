@@ -27,14 +27,16 @@ std::int64_t quantity(const json& v, std::int64_t base, const std::map<std::stri
 }
 
 std::int64_t bytes(const json& v, std::int64_t base) {
-  static const std::map<std::string, double> units{
-      {"B", 1}, {"kB", 1024.0}, {"MB", 1024.0 * 1024}, {"GB", 1024.0 * 1024 * 1024}, {"TB", 1024.0 * 1024 * 1024 * 1024}};
+  static const std::map<std::string, double> units{{"B", 1},
+                                                   {"kB", 1024.0},
+                                                   {"MB", 1024.0 * 1024},
+                                                   {"GB", 1024.0 * 1024 * 1024},
+                                                   {"TB", 1024.0 * 1024 * 1024 * 1024}};
   return quantity(v, base, units);
 }
 
 std::int64_t duration(const json& v, std::int64_t base) {
-  static const std::map<std::string, double> units{
-      {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"min", 60e9}};
+  static const std::map<std::string, double> units{{"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"min", 60e9}};
   return quantity(v, base, units);
 }
 
@@ -77,7 +79,9 @@ DeviceConfig preset(const std::string& name) {
       {"write_cache_extents", [&](const json& v) { c.write_cache_extents = v.get<std::int64_t>(); }},
       {"destage_window", [&](const json& v) { c.destage_window = v.get<std::int64_t>(); }},
       {"destage_order",
-       [&](const json& v) { c.destage_order = sim::enum_from_name(disk::kDestageOrderNames, v.get<std::string>()).value(); }},
+       [&](const json& v) {
+         c.destage_order = sim::enum_from_name(disk::kDestageOrderNames, v.get<std::string>()).value();
+       }},
       {"read_segment", [&](const json& v) { c.read_segment = bytes(v, kKiB); }},
       {"channels", [&](const json& v) { c.channels = v.get<std::int64_t>(); }},
       {"dies_per_channel", [&](const json& v) { c.dies_per_channel = v.get<std::int64_t>(); }},

@@ -29,7 +29,7 @@ TEST_CASE("bbwc extents: adjacent writes merge, a rewrite takes no room, a write
   CHECK(cache.admit(write(16, 8192)) == A::NewExtent);  // adjacent: one extent of 16 kB
   CHECK(cache.count() == 1);
   CHECK(cache.dirty_bytes() == 16384);
-  CHECK(cache.admit(write(0, 8192)) == A::NewExtent);   // a rewrite: same extent, no new bytes
+  CHECK(cache.admit(write(0, 8192)) == A::NewExtent);  // a rewrite: same extent, no new bytes
   CHECK(cache.count() == 1);
   CHECK(cache.dirty_bytes() == 16384);
   CHECK(cache.admit(write(100000, 1024 * 1024)) == A::NoRoom);  // 16 kB + 1 MiB > 1 MiB

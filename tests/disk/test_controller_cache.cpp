@@ -53,7 +53,7 @@ TEST_CASE("bbwc: a FLUSH completes at once even with dirty data") {
   controller.submit(flush);
   sim.run_until(sim::kMillisecond);
   CHECK(flush.device_end == c.controller_overhead);
-  CHECK(owner.done.size() == 33);  // the writes too: all in the cache
+  CHECK(owner.done.size() == 33);       // the writes too: all in the cache
   CHECK(controller.dirty_bytes() > 0);  // still destaging behind it
   sim.run();
   CHECK(controller.dirty_bytes() == 0);

@@ -34,7 +34,6 @@ FioJob random_reads(int queue_depth, double span = 1.0) {
   return job;
 }
 
-
 }  // namespace
 
 TEST_CASE("hdd-7200-sata: random 8 kB reads over the full span at QD1 give 75-80 IOPS (reference band 70-150)") {

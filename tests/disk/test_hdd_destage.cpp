@@ -151,8 +151,8 @@ TEST_CASE("destage_order: fifo destages in arrival order, lba in C-LOOK order fr
   // The first write starts destaging as it arrives (the mechanism is idle); from its end the
   // head sweeps up (600M, 700M, 800M) and wraps to the lowest LBA.
   c.destage_order = DestageOrder::Lba;
-  CHECK(destage_order(c) == std::vector<std::int64_t>{500'000'000, 600'000'000, 700'000'000, 800'000'000,
-                                                      100'000'000, 200'000'000, 300'000'000, 400'000'000});
+  CHECK(destage_order(c) == std::vector<std::int64_t>{500'000'000, 600'000'000, 700'000'000, 800'000'000, 100'000'000,
+                                                      200'000'000, 300'000'000, 400'000'000});
   // Positioning: neither of those (the shortest seek plus rotation from each end).
   c.destage_order = DestageOrder::Positioning;
   const auto sptf = destage_order(c);
@@ -175,6 +175,6 @@ TEST_CASE("destage_window: 1 is FIFO whatever the order; a window as large as th
   c.destage_order = DestageOrder::Lba;
   // From 500M's end: window {200M, 700M, 100M} -> 700M; then {200M, 100M, 800M} -> 800M; then wrap
   // {200M, 100M, 300M} -> 100M; {200M, 300M, 600M} -> 200M; {300M, 600M, 400M} -> 300M; 400M; 600M.
-  CHECK(destage_order(c) == std::vector<std::int64_t>{500'000'000, 700'000'000, 800'000'000, 100'000'000,
-                                                      200'000'000, 300'000'000, 400'000'000, 600'000'000});
+  CHECK(destage_order(c) == std::vector<std::int64_t>{500'000'000, 700'000'000, 800'000'000, 100'000'000, 200'000'000,
+                                                      300'000'000, 400'000'000, 600'000'000});
 }

@@ -29,8 +29,11 @@ struct Completion {
 class MixedLoad final : public CommandOwner {
  public:
   MixedLoad(sim::Simulator& sim, Device& device, int commands)
-      : times_completed_(static_cast<std::size_t>(commands), 0), sim_(sim), device_(device),
-        commands_(static_cast<std::size_t>(commands)), random_(11, "mixed-load"),
+      : times_completed_(static_cast<std::size_t>(commands), 0),
+        sim_(sim),
+        device_(device),
+        commands_(static_cast<std::size_t>(commands)),
+        random_(11, "mixed-load"),
         tick_(sim, [this] { submit_some(); }) {
     const std::int64_t sectors = device.info().capacity_bytes / kSectorBytes;
     for (Command& c : commands_) {

@@ -67,7 +67,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     });
     refused_or_read([&] {
       auto first = stream(), second = stream();
-      const std::vector<NamedLog> one{{"pgbench_log.1", &first}}, two{{"pgbench_log.1", &first}, {"pgbench_log.1.1", &second}};
+      const std::vector<NamedLog> one{{"pgbench_log.1", &first}},
+          two{{"pgbench_log.1", &first}, {"pgbench_log.1.1", &second}};
       (void)tps_of_pgbench(read_aggregate_streams(interval == 1.0 ? two : one, interval), "pgbench_log.1", interval);
     });
   }

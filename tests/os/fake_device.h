@@ -28,8 +28,8 @@ struct FakeDeviceConfig {
   bool queued_flush = true;
   bool volatile_cache = false;
   bool rotational = true;
-  sim::Duration fixed = 100 * sim::kMicrosecond;        // per command
-  sim::Duration full_seek = 0;                           // positioning across the whole capacity (sqrt curve)
+  sim::Duration fixed = 100 * sim::kMicrosecond;  // per command
+  sim::Duration full_seek = 0;                    // positioning across the whole capacity (sqrt curve)
   double bytes_per_second = 100.0 * 1024 * 1024;
   sim::Duration flush_time = 1 * sim::kMillisecond;
   std::int64_t capacity = 64LL * 1024 * 1024 * 1024;
@@ -80,8 +80,8 @@ class FakeDevice final : public disk::Device {
       t += config_.stall_writes_until - now;
     }
     if (config_.full_seek > 0) {
-      const double distance = std::abs(static_cast<double>(c.sector - head_)) * disk::kSectorBytes /
-                              static_cast<double>(config_.capacity);
+      const double distance =
+          std::abs(static_cast<double>(c.sector - head_)) * disk::kSectorBytes / static_cast<double>(config_.capacity);
       t += static_cast<sim::Duration>(static_cast<double>(config_.full_seek) * std::sqrt(distance));
     }
     t += static_cast<sim::Duration>(static_cast<double>(c.bytes) / config_.bytes_per_second * 1e9);

@@ -51,7 +51,8 @@ inline OsConfig profile(const std::string& kernel) {
   c.throttle = sim::enum_from_name(kThrottleNames, os.at("throttle").get<std::string>()).value();
   c.writeback_chunk = sim::enum_from_name(kWritebackChunkNames, os.at("writeback_chunk").get<std::string>()).value();
   c.stable_pages = os.at("stable_pages");
-  c.sync_file_range_mode = sim::enum_from_name(kSyncModeNames, os.at("sync_file_range_mode").get<std::string>()).value();
+  c.sync_file_range_mode =
+      sim::enum_from_name(kSyncModeNames, os.at("sync_file_range_mode").get<std::string>()).value();
   c.block_layer = sim::enum_from_name(kBlockLayerNames, os.at("block_layer").get<std::string>()).value();
   c.scheduler = sim::enum_from_name(kSchedulerNames, os.at("scheduler").get<std::string>()).value();
   c.nr_requests = os.value("nr_requests", 0);  // absent: the kernel's default
@@ -67,8 +68,11 @@ inline OsConfig profile(const std::string& kernel) {
 // The disk of the fsync tests: 4 queued commands of 2 ms each, a volatile
 // cache, and a cache flush of 20 ms that is not queued (SATA).
 inline FakeDeviceConfig sata_disk_with_cache() {
-  return FakeDeviceConfig{.queue_depth = 4, .queued_flush = false, .volatile_cache = true,
-                          .fixed = 2 * sim::kMillisecond, .flush_time = 20 * sim::kMillisecond};
+  return FakeDeviceConfig{.queue_depth = 4,
+                          .queued_flush = false,
+                          .volatile_cache = true,
+                          .fixed = 2 * sim::kMillisecond,
+                          .flush_time = 20 * sim::kMillisecond};
 }
 
 // A kernel over one fake device; `check()` is the page conservation check.

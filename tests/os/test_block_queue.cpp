@@ -177,8 +177,12 @@ TEST_CASE("the request pool: a submitter sleeps while its class is full; sync an
 
 TEST_CASE("a SATA cache flush waits for the device queue to drain and nothing overtakes it") {
   sim::Simulator sim;
-  FakeDevice dev(sim, FakeDeviceConfig{.queue_depth = 4, .queued_flush = false, .volatile_cache = true,
-                                       .fixed = 10 * sim::kMillisecond, .bytes_per_second = 1e15, .flush_time = 5 * sim::kMillisecond});
+  FakeDevice dev(sim, FakeDeviceConfig{.queue_depth = 4,
+                                       .queued_flush = false,
+                                       .volatile_cache = true,
+                                       .fixed = 10 * sim::kMillisecond,
+                                       .bytes_per_second = 1e15,
+                                       .flush_time = 5 * sim::kMillisecond});
   OsConfig config = legacy(Scheduler::Noop);
   BlockQueue queue(sim, config, dev, config.scheduler, "sda");
   Recorder rec;
@@ -196,8 +200,8 @@ TEST_CASE("a SATA cache flush waits for the device queue to drain and nothing ov
   Bio late = make_bio(disk::Op::Read, 5, 8192, true, rec, 9);
   REQUIRE(queue.try_submit(late, nullptr));
   sim.run();
-  CHECK(flushed == 45 * sim::kMillisecond);       // 4 writes x 10 ms, then the 5 ms flush
-  CHECK(rec.done[9] == 55 * sim::kMillisecond);   // the read waited for the flush
+  CHECK(flushed == 45 * sim::kMillisecond);      // 4 writes x 10 ms, then the 5 ms flush
+  CHECK(rec.done[9] == 55 * sim::kMillisecond);  // the read waited for the flush
   CHECK(queue.stats().flushes == 1);
 }
 

@@ -60,7 +60,7 @@ TEST_CASE("hdd-7200-sata through the block layer: random 8 kB reads at QD1 and Q
   const auto seqw = bench(hdd_7200_sata(), os, {.name = "seqwrite-qd1", .write = true, .random = false});
   MESSAGE("hdd-7200-sata: randread qd1 ", qd1.iops, " IOPS, qd32 ", qd32.iops, " IOPS, seqread ", seqr.mb_per_s,
           " MB/s, seqwrite ", seqw.mb_per_s, " MB/s");
-  CHECK(qd1.iops >= 70);   // issue 3: 70-150 IOPS over the full span
+  CHECK(qd1.iops >= 70);  // issue 3: 70-150 IOPS over the full span
   CHECK(qd1.iops <= 150);
   CHECK(qd32.iops >= 2 * qd1.iops);  // NCQ reordering: 2-3x
   CHECK(qd32.iops <= 3 * qd1.iops);
@@ -70,8 +70,9 @@ TEST_CASE("hdd-7200-sata through the block layer: random 8 kB reads at QD1 and Q
 
 TEST_CASE("nvme: random 8 kB reads at depth 32 reach 100k IOPS") {
   OsConfig os = profile("linux-modern");  // blk-mq, none on NVMe
-  const auto r = bench(nvme(), os, {.name = "randread-qd32", .iodepth = 32, .ramp = 50 * sim::kMillisecond,
-                                     .runtime = 300 * sim::kMillisecond});
+  const auto r = bench(
+      nvme(), os,
+      {.name = "randread-qd32", .iodepth = 32, .ramp = 50 * sim::kMillisecond, .runtime = 300 * sim::kMillisecond});
   MESSAGE("nvme randread qd32: ", r.iops, " IOPS, p50 ", r.p50_ms, " ms");
   CHECK(r.iops >= 100000);
 }
@@ -91,7 +92,8 @@ sim::Duration fsync_phase(bool scattered, Scheduler scheduler = Scheduler::Defau
   OsTask& task = kernel.new_task("checkpointer");
   constexpr std::int64_t kFileBlocks = sim::kGiB / kBlockBytes;
   std::vector<FileId> files;
-  for (int i = 0; i < 10; ++i) files.push_back(kernel.create("16384." + std::to_string(i), Volume::Data, kFileBlocks, kFileBlocks));
+  for (int i = 0; i < 10; ++i)
+    files.push_back(kernel.create("16384." + std::to_string(i), Volume::Data, kFileBlocks, kFileBlocks));
   sim::Random rng(7, "fsync-test");
   sim::Duration took = -1;
   sim.spawn([](Kernel& k, OsTask& t, std::vector<FileId>& fs, sim::Random& r, bool scatter, sim::Simulator& s,

@@ -36,8 +36,7 @@ double drain(const disk::DeviceConfig& device, std::int64_t stride, bool ascendi
 TEST_CASE("hdd-7200-sata drains denser ascending sweeps faster, and shuffled ones slowest") {
   const auto c = drive();
   const double a100 = drain(c, 100, true), a33 = drain(c, 33, true), a7 = drain(c, 7, true), a2 = drain(c, 2, true);
-  const double r100 = drain(c, 100, false), r33 = drain(c, 33, false), r7 = drain(c, 7, false),
-               r2 = drain(c, 2, false);
+  const double r100 = drain(c, 100, false), r33 = drain(c, 33, false), r7 = drain(c, 7, false), r2 = drain(c, 2, false);
   MESSAGE("ascending 1/100 ", a100, ", 1/33 ", a33, ", 1/7 ", a7, ", 1/2 ", a2, " w/s; shuffled ", r100, ", ", r33,
           ", ", r7, ", ", r2, " w/s");
   CHECK(a2 > a7);

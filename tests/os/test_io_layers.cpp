@@ -25,7 +25,8 @@ sim::Duration named(const OsTask& t) {
 }
 }  // namespace
 
-TEST_CASE("two cold reads on a one-command device: the second waits in the scheduler while the first is at the device") {
+TEST_CASE(
+    "two cold reads on a one-command device: the second waits in the scheduler while the first is at the device") {
   OsConfig c = profile("linux-modern");
   c.read_ahead_kb = 0;
   Machine m(c, kSmall, FakeDeviceConfig{.queue_depth = 1, .fixed = 5 * sim::kMillisecond});
@@ -64,7 +65,7 @@ TEST_CASE("fsync's wait is at the device, its commit in the journal; fdatasync o
     co_await m.kernel.fsync(t, f);
   });
   CHECK(named(t) == took);
-  CHECK(layer(t, IoLayer::Journal) >= 40 * sim::kMillisecond);   // two flushes of 20 ms in the commit
+  CHECK(layer(t, IoLayer::Journal) >= 40 * sim::kMillisecond);  // two flushes of 20 ms in the commit
   CHECK(layer(t, IoLayer::Device) + layer(t, IoLayer::Scheduler) >= 100 / 4 * 2 * sim::kMillisecond);
   CHECK(layer(t, IoLayer::BalanceDirtyPages) == 0);
 
@@ -78,7 +79,8 @@ TEST_CASE("fsync's wait is at the device, its commit in the journal; fdatasync o
   CHECK(layer(t, IoLayer::Device) - device_before >= 20 * sim::kMillisecond);  // the write, then the flush
 }
 
-TEST_CASE("a writer faster than the device is held in balance_dirty_pages; an fsync behind a full pool waits for a request slot") {
+TEST_CASE(
+    "a writer faster than the device is held in balance_dirty_pages; an fsync behind a full pool waits for a request slot") {
   OsConfig c = profile("linux-3.2");
   c.nr_requests = 4;
   Machine m(c, kSmall, FakeDeviceConfig{.fixed = 100 * sim::kMicrosecond, .bytes_per_second = 20.0 * sim::kMiB});
@@ -111,9 +113,9 @@ TEST_CASE("with barrier=0 (nobarrier) fsync and the jbd2 commit send no cache fl
     const FileId f = m.kernel.create("wal", Volume::Data, 100, 100);
     const sim::Duration took = m.run([&]() -> sim::Task<> {
       co_await m.kernel.write(t, f, 0);
-      co_await m.kernel.fsync(t, f);       // mtime: a jbd2 commit
+      co_await m.kernel.fsync(t, f);  // mtime: a jbd2 commit
       co_await m.kernel.write(t, f, 1);
-      co_await m.kernel.fdatasync(t, f);   // an overwrite: a plain flush, or nothing
+      co_await m.kernel.fdatasync(t, f);  // an overwrite: a plain flush, or nothing
     });
     const std::int64_t flushes = m.kernel.report().devices.at(0).flushes;
     CHECK(flushes == (barrier ? 3 : 0));

@@ -112,12 +112,17 @@ TEST_CASE("a handle started while a commit is T_LOCKED waits; the commit waits f
   OsTask& late = r.task("late");
   sim::Time held_until = -1, synced = -1, late_started = -1;
   // 0: a handle opened and held for 100 ms; 10 ms: an fsync asks for the commit; 20 ms: another handle.
-  r.spawn(0, [&]() -> sim::Task<> {
-    auto handle = co_await r.journal.start_handle(&holder);
-    co_await r.sim.sleep(100 * kMs);
-  }, &held_until);
-  r.spawn(10 * kMs, [&]() -> sim::Task<> { CHECK(co_await r.journal.commit_for_sync(syncer, 1)); }, &synced);
-  r.spawn(20 * kMs, [&]() -> sim::Task<> { auto handle = co_await r.journal.start_handle(&late); }, &late_started);
+  r.spawn(
+      0,
+      [&]() -> sim::Task<> {
+        auto handle = co_await r.journal.start_handle(&holder);
+        co_await r.sim.sleep(100 * kMs);
+      },
+      &held_until);
+  r.spawn(
+      10 * kMs, [&]() -> sim::Task<> { CHECK(co_await r.journal.commit_for_sync(syncer, 1)); }, &synced);
+  r.spawn(
+      20 * kMs, [&]() -> sim::Task<> { auto handle = co_await r.journal.start_handle(&late); }, &late_started);
   r.sim.run_until(sim::kSecond);
   CHECK(held_until == 100 * kMs);
   CHECK(late_started == 100 * kMs);  // let in when the holder's handle stopped and the commit unlocked
@@ -129,8 +134,9 @@ TEST_CASE("a handle started while a commit is T_LOCKED waits; the commit waits f
   CHECK(report.handle_waits == 1);
   CHECK(report.locked_time == 90 * kMs);
   CHECK(report.locked_max == 90 * kMs);
-  CHECK(report.sectors == (r.config.journal_commit_bytes + 4 * sim::kKiB) / 512);  // descriptor + metadata, commit block
-  CHECK(r.journal.running_tid() == 2);  // the late handle belongs to the next transaction
+  CHECK(report.sectors ==
+        (r.config.journal_commit_bytes + 4 * sim::kKiB) / 512);  // descriptor + metadata, commit block
+  CHECK(r.journal.running_tid() == 2);                           // the late handle belongs to the next transaction
 }
 
 TEST_CASE("a commit writes every filed inode, then waits for each, before it completes") {
@@ -140,13 +146,16 @@ TEST_CASE("a commit writes every filed inode, then waits for each, before it com
   r.journal.file_inode(5);
   r.journal.file_inode(3);  // filed once per transaction
   sim::Time synced = -1;
-  r.spawn(0, [&]() -> sim::Task<> { CHECK(co_await r.journal.commit_for_sync(syncer, 1)); }, &synced);
+  r.spawn(
+      0, [&]() -> sim::Task<> { CHECK(co_await r.journal.commit_for_sync(syncer, 1)); }, &synced);
   r.sim.run_until(sim::kSecond);
-  CHECK(r.writer.calls == std::vector<std::string>{"submit 3 by jbd2", "submit 5 by jbd2", "waited 3 at 50", "waited 5 at 100"});
+  CHECK(r.writer.calls ==
+        std::vector<std::string>{"submit 3 by jbd2", "submit 5 by jbd2", "waited 3 at 50", "waited 5 at 100"});
   CHECK(synced == 100 * kMs);
   // The next transaction files the same inode again.
   r.journal.file_inode(3);
-  r.spawn(r.sim.now(), [&]() -> sim::Task<> { CHECK(co_await r.journal.commit_for_sync(syncer, 2)); }, &synced);
+  r.spawn(
+      r.sim.now(), [&]() -> sim::Task<> { CHECK(co_await r.journal.commit_for_sync(syncer, 2)); }, &synced);
   r.sim.run_until(2 * sim::kSecond);
   CHECK(r.writer.calls.size() == 6);
   CHECK(r.writer.calls[4] == "submit 3 by jbd2");
@@ -159,7 +168,8 @@ TEST_CASE("without ordered data nothing is filed and the commit does not touch t
   OsTask& syncer = r.task("syncer");
   r.journal.file_inode(3);
   sim::Time synced = -1;
-  r.spawn(0, [&]() -> sim::Task<> { CHECK(co_await r.journal.commit_for_sync(syncer, 1)); }, &synced);
+  r.spawn(
+      0, [&]() -> sim::Task<> { CHECK(co_await r.journal.commit_for_sync(syncer, 1)); }, &synced);
   r.sim.run_until(sim::kSecond);
   CHECK(r.writer.calls.empty());
   CHECK(synced == 0);
@@ -176,8 +186,10 @@ TEST_CASE("ext4_sync_file: 3.2 returns when the commit was already asked for, 3.
     r.journal.file_inode(7);  // a 50 ms commit
     sim::Time a_done = -1, b_done = -1;
     bool b_committed = false;
-    r.spawn(0, [&]() -> sim::Task<> { CHECK(co_await r.journal.commit_for_sync(a, 1)); }, &a_done);
-    r.spawn(10 * kMs, [&]() -> sim::Task<> { b_committed = co_await r.journal.commit_for_sync(b, 1); }, &b_done);
+    r.spawn(
+        0, [&]() -> sim::Task<> { CHECK(co_await r.journal.commit_for_sync(a, 1)); }, &a_done);
+    r.spawn(
+        10 * kMs, [&]() -> sim::Task<> { b_committed = co_await r.journal.commit_for_sync(b, 1); }, &b_done);
     r.sim.run_until(sim::kSecond);
     CHECK(a_done == 50 * kMs);
     CHECK(b_committed == waits);
@@ -186,7 +198,8 @@ TEST_CASE("ext4_sync_file: 3.2 returns when the commit was already asked for, 3.
     // A tid already committed needs nothing either way.
     sim::Time again = -1;
     bool committed_again = true;
-    r.spawn(r.sim.now(), [&]() -> sim::Task<> { committed_again = co_await r.journal.commit_for_sync(a, 1); }, &again);
+    r.spawn(
+        r.sim.now(), [&]() -> sim::Task<> { committed_again = co_await r.journal.commit_for_sync(a, 1); }, &again);
     r.sim.run_until(2 * sim::kSecond);
     CHECK_FALSE(committed_again);
   }

@@ -42,8 +42,8 @@ TEST_CASE("a write(2) during T_LOCKED waits for a handle that writepages holds w
     // 100 scattered blocks through 2 request slots: 5 s of sync_file_range,
     // which spans the commit that the first write's transaction asks for at 1.025 s.
     sim::Time writer_done = -1;
-    m.sim.spawn(at(m.sim, 1026 * kMs, [&]() -> sim::Task<> { co_await m.kernel.write(writer, b, 3); },
-                   &writer_done));
+    m.sim.spawn(at(
+        m.sim, 1026 * kMs, [&]() -> sim::Task<> { co_await m.kernel.write(writer, b, 3); }, &writer_done));
     m.run([&]() -> sim::Task<> {
       for (std::int64_t blk = 0; blk < 400; blk += 4) co_await m.kernel.write(syncer, a, blk);
       co_await m.kernel.sync_file_range(syncer, a, 0, 400);
@@ -66,7 +66,8 @@ TEST_CASE("a write(2) during T_LOCKED waits for a handle that writepages holds w
   }
 }
 
-TEST_CASE("a write to a page under writeback waits for it, holding its handle: a commit and every other writer wait too") {
+TEST_CASE(
+    "a write to a page under writeback waits for it, holding its handle: a commit and every other writer wait too") {
   OsConfig c = profile("linux-3.2");
   c.writepages_holds_handle = false;  // only the stable-page wait holds a handle here
   c.scheduler = Scheduler::Noop;
@@ -84,8 +85,10 @@ TEST_CASE("a write to a page under writeback waits for it, holding its handle: a
   });
   // 10 ms: rewrite block 0 (stable page: waits, handle held); 1 s: the commit
   // locks and waits for that handle; 1.1 s: a write to another file.
-  m.sim.spawn(at(m.sim, 10 * kMs, [&]() -> sim::Task<> { co_await m.kernel.write(rewriter, f, 0); }, &rewrite_done));
-  m.sim.spawn(at(m.sim, 1100 * kMs, [&]() -> sim::Task<> { co_await m.kernel.write(other, h, 0); }, &other_done));
+  m.sim.spawn(at(
+      m.sim, 10 * kMs, [&]() -> sim::Task<> { co_await m.kernel.write(rewriter, f, 0); }, &rewrite_done));
+  m.sim.spawn(at(
+      m.sim, 1100 * kMs, [&]() -> sim::Task<> { co_await m.kernel.write(other, h, 0); }, &other_done));
   m.sim.run_until(10 * sim::kSecond);
   REQUIRE(rewrite_done > 0);
   REQUIRE(other_done > 0);
@@ -122,8 +125,8 @@ TEST_CASE("ordered data: writeback that allocates files the inode, and the next 
     const FileId rel = m.kernel.create("rel", Volume::Data, 10, 10);
     m.run([&]() -> sim::Task<> {
       for (std::int64_t b = 0; b < 100; b += 2) co_await m.kernel.write(t, hist, b);  // 50 overwrites
-      co_await m.kernel.write(t, hist, 100);                                           // an append: delayed
-      co_await m.kernel.sync_file_range(t, hist, 100, 1);                              // allocates block 100
+      co_await m.kernel.write(t, hist, 100);                                          // an append: delayed
+      co_await m.kernel.sync_file_range(t, hist, 100, 1);                             // allocates block 100
       co_await m.kernel.write(s, rel, 0);
     });
     const sim::Duration took = m.run([&]() -> sim::Task<> { co_await m.kernel.fsync(s, rel); });
@@ -154,13 +157,15 @@ TEST_CASE("3.2's ext4_sync_file waits only for a commit it asked for; 3.9's wait
       co_await m.kernel.write(h, hist, 100);
       co_await m.kernel.sync_file_range(h, hist, 100, 1);
       co_await m.kernel.write(a, fa, 0);
-      co_await m.kernel.write(b, fb, 0);  // same transaction as a's write
+      co_await m.kernel.write(b, fb, 0);   // same transaction as a's write
       co_await m.kernel.fdatasync(b, fb);  // b's data on the device: its fsync below only needs the commit
     });
     const sim::Time t0 = m.sim.now();
     sim::Time a_done = -1, b_done = -1;
-    m.sim.spawn(at(m.sim, t0, [&]() -> sim::Task<> { co_await m.kernel.fsync(a, fa); }, &a_done));
-    m.sim.spawn(at(m.sim, t0 + 100 * kMs, [&]() -> sim::Task<> { co_await m.kernel.fsync(b, fb); }, &b_done));
+    m.sim.spawn(at(
+        m.sim, t0, [&]() -> sim::Task<> { co_await m.kernel.fsync(a, fa); }, &a_done));
+    m.sim.spawn(at(
+        m.sim, t0 + 100 * kMs, [&]() -> sim::Task<> { co_await m.kernel.fsync(b, fb); }, &b_done));
     m.sim.run_until(t0 + 10 * sim::kSecond);
     REQUIRE(a_done > 0);
     REQUIRE(b_done > 0);

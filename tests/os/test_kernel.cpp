@@ -20,7 +20,7 @@ using ckptsim::os::testing::sata_disk_with_cache;
 namespace {
 double gib(std::int64_t pages) { return static_cast<double>(pages * kPageBytes) / sim::kGiB; }
 const Memory kBox16{16 * sim::kGiB, 4 * sim::kGiB};  // the worked example: 16 GiB, shared_buffers 4 GiB
-const Memory kSmall{1 * sim::kGiB, 0};                // 512 MiB of page cache
+const Memory kSmall{1 * sim::kGiB, 0};               // 512 MiB of page cache
 }  // namespace
 
 TEST_CASE("dirty thresholds of the 16 GiB box match section 2.2 for each profile") {
@@ -109,8 +109,7 @@ TEST_CASE("a writer faster than the device settles near the limit, is paused, an
     // 64 MiB against 3 GiB on the 16 GiB box).
     OsConfig c = profile(kernel);
     c.nr_requests = 16;
-    Machine m(c, kSmall, FakeDeviceConfig{.fixed = 100 * sim::kMicrosecond,
-                                                        .bytes_per_second = 20.0 * sim::kMiB});
+    Machine m(c, kSmall, FakeDeviceConfig{.fixed = 100 * sim::kMicrosecond, .bytes_per_second = 20.0 * sim::kMiB});
     OsTask& t = m.kernel.new_task("writer");
     const FileId f = m.kernel.create("table", Volume::Data, 0, 262144);  // up to 2 GiB
     const DirtyLimits l = m.kernel.dirty_limits();
@@ -137,8 +136,9 @@ TEST_CASE("a writer faster than the device settles near the limit, is paused, an
     m.sim.run_until(m.sim.now() + 60 * sim::kSecond);
     CHECK(done);
     const double settled = late_sum / late_n;
-    MESSAGE(std::string(kernel), ": T ", l.thresh, " B ", l.background, " settled ", settled, " max ", max_dirty, " pauses ",
-            m.kernel.throttle().pauses(), " max pause ms ", sim::to_millis(m.kernel.throttle().max_pause()));
+    MESSAGE(std::string(kernel), ": T ", l.thresh, " B ", l.background, " settled ", settled, " max ", max_dirty,
+            " pauses ", m.kernel.throttle().pauses(), " max pause ms ",
+            sim::to_millis(m.kernel.throttle().max_pause()));
     CHECK(m.kernel.throttle().pauses() > 0);
     CHECK(m.kernel.throttle().max_pause() <= 200 * sim::kMillisecond);
     if (std::string(kernel) == "linux-3.0") {
@@ -182,7 +182,7 @@ TEST_CASE("sync_file_range waits for pages in flight on 3.2 (WB_SYNC_ALL) and no
       CHECK(second >= 50 * sim::kMillisecond);  // waited for the first write
       CHECK(m.kernel.pages_written(WbReason::SyncFileRange) == 256);
     } else {
-      CHECK(second == 0);                       // skipped the pages in flight
+      CHECK(second == 0);  // skipped the pages in flight
       CHECK(m.kernel.pages_written(WbReason::SyncFileRange) == 128);
     }
   }
@@ -203,7 +203,7 @@ TEST_CASE("fsync writes the file's dirty pages, waits for the flusher's writes i
     left_dirty = m.kernel.dirty_pages();
     left_writeback = m.kernel.writeback_pages();
   });
-  CHECK(left_dirty == 20);   // the other file's 10 blocks stay dirty
+  CHECK(left_dirty == 20);  // the other file's 10 blocks stay dirty
   CHECK(left_writeback == 0);
   CHECK(m.kernel.pages_written(WbReason::Fsync) == 200);
   const KernelReport report = m.kernel.report();

@@ -6,8 +6,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <string>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "fake_device.h"
@@ -161,7 +161,8 @@ int async_done_before_sync(MdLayering layering, int n, std::int64_t nr_requests)
 
 }  // namespace
 
-TEST_CASE("md raid1d: a sync WAL write waits behind the writeback raid1d took before it; one queue lets CFQ serve it first") {
+TEST_CASE(
+    "md raid1d: a sync WAL write waits behind the writeback raid1d took before it; one queue lets CFQ serve it first") {
   constexpr int kAsync = 200;
   constexpr std::int64_t kPool = 8;
   // raid1d submits in arrival order and sleeps when a member's async pool is
@@ -189,8 +190,8 @@ TEST_CASE("md raid1d: a writer sleeps in make_request at max_queued_requests unt
   for (int i = 0; i < 5; ++i) bios.push_back(&a.bio(i, disk::Op::Write, 100000 * (i + 1), false, 2));
   std::vector<int> pending_after;
   std::vector<sim::Time> returned_at;
-  a.sim.spawn([](MdRaid1& md, OsTask& w, std::vector<Bio*> bs, std::vector<int>& pending,
-                 std::vector<sim::Time>& at, sim::Simulator& sim) -> sim::Process {
+  a.sim.spawn([](MdRaid1& md, OsTask& w, std::vector<Bio*> bs, std::vector<int>& pending, std::vector<sim::Time>& at,
+                 sim::Simulator& sim) -> sim::Process {
     for (Bio* b : bs) {
       co_await md.submit_bio(*b, nullptr, &w.io_layers);
       pending.push_back(md.pending_count());
@@ -219,9 +220,9 @@ TEST_CASE("md raid1d: reads go to the member read_balance picks, submitted with 
   Array a(legacy_cfq(128, MdLayering::Raid1d));
   a.start_md();
   constexpr std::int64_t kStart = 5000;
-  Bio& write = a.bio(0, disk::Op::Write, kStart, false, 2);     // both members' heads at kStart + 16
-  Bio& first = a.bio(1, disk::Op::Read, kStart + 16, true, 7);  // sequential on both: member 0
-  Bio& second = a.bio(2, disk::Op::Read, kStart + 16, true, 7); // member 1 still ends there
+  Bio& write = a.bio(0, disk::Op::Write, kStart, false, 2);      // both members' heads at kStart + 16
+  Bio& first = a.bio(1, disk::Op::Read, kStart + 16, true, 7);   // sequential on both: member 0
+  Bio& second = a.bio(2, disk::Op::Read, kStart + 16, true, 7);  // member 1 still ends there
   a.sim.spawn([](MdRaid1& md, Bio& w, Bio& r1, Bio& r2, sim::Simulator& sim) -> sim::Process {
     co_await md.submit_bio(w, nullptr);
     co_await sim.sleep(100 * sim::kMillisecond);
@@ -256,8 +257,8 @@ TEST_CASE("md raid1d: a write completes when the slower member's clone does") {
   REQUIRE(fast > 0);
   CHECK(slow > fast);
   CHECK(a.recorder.done[0] == slow);
-  CHECK(a.md->sectors_written() == 16);           // once per array write
-  CHECK(a.md->stats().write_sectors == 16);       // iostat: the first member
+  CHECK(a.md->sectors_written() == 16);      // once per array write
+  CHECK(a.md->stats().write_sectors == 16);  // iostat: the first member
 }
 
 TEST_CASE("md raid1d under the kernel: fsync writes through raid1d, flushes both members, counts sectors once") {

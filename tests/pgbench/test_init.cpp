@@ -27,7 +27,8 @@ struct Host : testing::Machine {
   std::int64_t blocks(postgres::RelationId rel) { return server.relations().rel(rel).nblocks; }
   std::int64_t valid_buffers() {
     std::int64_t n = 0;
-    for (postgres::BufferId b = 0; b < server.buffer_pool().size(); ++b) n += server.buffer_pool().desc(b).valid ? 1 : 0;
+    for (postgres::BufferId b = 0; b < server.buffer_pool().size(); ++b)
+      n += server.buffer_pool().desc(b).valid ? 1 : 0;
     return n;
   }
 };
@@ -37,8 +38,8 @@ struct Host : testing::Machine {
 TEST_CASE("a database smaller than RAM is all in the page cache, clean, with shared buffers empty") {
   Host h(4 * sim::kGiB, 10, {});
   const PgbenchTables& t = h.tables;
-  for (const auto rel : {t.accounts, t.accounts_pkey, t.branches, t.branches_pkey, t.tellers, t.tellers_pkey,
-                         t.accounts_vm}) {
+  for (const auto rel :
+       {t.accounts, t.accounts_pkey, t.branches, t.branches_pkey, t.tellers, t.tellers_pkey, t.accounts_vm}) {
     CHECK(h.cached(rel) == h.blocks(rel));
   }
   CHECK(h.kernel.dirty_pages() == 0);

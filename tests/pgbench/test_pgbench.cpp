@@ -59,7 +59,7 @@ TEST_CASE("-R follows a Poisson schedule at the given rate; lag is measured from
   const TransactionSums& t = bench->stats().total();
   // 12000 expected; a Poisson count's stddev is ~110, so 3% is over 3 sigma.
   CHECK(static_cast<double>(t.transactions) == doctest::Approx(12000).epsilon(0.03));
-  CHECK(t.lag_avg_ms() < 1.0);   // the server keeps up: transactions start on time
+  CHECK(t.lag_avg_ms() < 1.0);  // the server keeps up: transactions start on time
   CHECK(t.latency_avg_ms() < 1.0);
   CHECK(t.skipped == 0);
 }
@@ -91,8 +91,7 @@ TEST_CASE("the first update of an accounts page is never HOT: its new version ex
   c.hot_update_ratio = 1.0;
   const std::int64_t before = m.server.relation_blocks(m.tables.accounts);
   m.run(c);
-  const auto first_updates =
-      std::count(m.tables.accounts_updated.begin(), m.tables.accounts_updated.end(), true);
+  const auto first_updates = std::count(m.tables.accounts_updated.begin(), m.tables.accounts_updated.end(), true);
   CHECK(first_updates > 400);  // 600 updates over 1640 pages: most are first updates
   CHECK(m.server.relation_blocks(m.tables.accounts) - before == (first_updates + 60) / 61);
 }

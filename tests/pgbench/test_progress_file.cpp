@@ -34,15 +34,16 @@ os::OsConfig stable_pages_eager_writeback() {
 Machine::DeviceFactory disk_stalling_writes() {
   return [](sim::Simulator& s) {
     return std::make_unique<os::testing::FakeDevice>(
-        s, os::testing::FakeDeviceConfig{.fixed = 50 * sim::kMicrosecond,
-                                         .stall_writes_from = kStallFrom,
-                                         .stall_writes_until = kStallUntil});
+        s, os::testing::FakeDeviceConfig{
+               .fixed = 50 * sim::kMicrosecond, .stall_writes_from = kStallFrom, .stall_writes_until = kStallUntil});
   };
 }
 
 // The database in shared buffers (pg_prewarm): a select-only load never
 // touches the device, so only the -P file can stop it.
-Machine stalled_host() { return Machine(disk_stalling_writes(), stable_pages_eager_writeback(), InitConfig{.pg_prewarm = true}); }
+Machine stalled_host() {
+  return Machine(disk_stalling_writes(), stable_pages_eager_writeback(), InitConfig{.pg_prewarm = true});
+}
 
 // Two clients on one thread for 20 s.
 PgbenchConfig two_clients(bool progress_file) {

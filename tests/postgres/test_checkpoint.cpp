@@ -61,8 +61,8 @@ TEST_CASE("WAL-triggered checkpoints: pacing follows WAL consumption (cct x Chec
   cfg.shared_buffers = 24 * sim::kMiB;  // 3072 buffers
   cfg.checkpoint_segments = 4;          // CheckPointSegments = 4: a checkpoint every 3-4 segments
   cfg.checkpoint_timeout = 3600 * sim::kSecond;
-  cfg.full_page_writes = false;         // a constant WAL rate: 1 kB per millisecond
-  cfg.bgwriter_lru_maxpages = 0;        // only the checkpointer writes
+  cfg.full_page_writes = false;   // a constant WAL rate: 1 kB per millisecond
+  cfg.bgwriter_lru_maxpages = 0;  // only the checkpointer writes
   Rig rig(cfg);
   Server& server = rig.make();
   const RelationId rel = server.create_relation("t", 2000);
@@ -317,8 +317,8 @@ TEST_CASE("CheckPointSegments per release: checkpoint_segments, max_wal_size/(2+
     return rig.make().checkpointer().checkpoint_segments();
   };
   CHECK(cps("9.4", 0.5) == 3);
-  CHECK(cps("9.5", 0.5) == 25);   // 64 / 2.5
-  CHECK(cps("9.6", 0.8) == 22);   // 64 / 2.8 (E1 small)
-  CHECK(cps("11", 0.5) == 42);    // 64 / 1.5
-  CHECK(cps("14", 0.9) == 33);    // 64 / 1.9
+  CHECK(cps("9.5", 0.5) == 25);  // 64 / 2.5
+  CHECK(cps("9.6", 0.8) == 22);  // 64 / 2.8 (E1 small)
+  CHECK(cps("11", 0.5) == 42);   // 64 / 1.5
+  CHECK(cps("14", 0.9) == 33);   // 64 / 1.9
 }

@@ -69,7 +69,7 @@ TEST_CASE("fsync = off: no fsync, fdatasync or sync_file_range reaches the kerne
   CHECK(count(without, Call::Fsync) == 0);
   CHECK(count(without, Call::SyncFileRange) == 0);
   CHECK(count(without, Call::Write) == count(with, Call::Write));  // the writes themselves are the same
-  CHECK(without.server->stats().wal_sync == 0);                     // issue_xlog_fsync returns before counting
+  CHECK(without.server->stats().wal_sync == 0);                    // issue_xlog_fsync returns before counting
   CHECK(logged_sync_files_zero(without));
   // Nothing was promised durable, so the durability invariant does not apply to the files.
   std::string why;

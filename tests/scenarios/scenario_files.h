@@ -62,9 +62,9 @@ inline Plan load(const json& doc, const LoadOptions& options = {}) {
 }
 
 // The messages of the ScenarioError that loading `doc` throws (empty if none).
-inline std::vector<std::string> errors_of(const json& doc, const LoadOptions& options = {},
-                                          const std::filesystem::path& base_dir =
-                                              std::filesystem::temp_directory_path()) {
+inline std::vector<std::string> errors_of(
+    const json& doc, const LoadOptions& options = {},
+    const std::filesystem::path& base_dir = std::filesystem::temp_directory_path()) {
   use_source_presets();
   try {
     load_plan(doc, base_dir, options);

@@ -64,11 +64,10 @@ TEST_CASE("the warmup inherits the measured run's settings, but no length") {
   CHECK(none.warmup.clients == 16);
   CHECK(none.warmup.rate == 500);
 
-  const Scenario some =
-      load({{"pgbench", {{"clients", 16}, {"threads", 4}, {"scale", 100}, {"transactions", 50}}},
-            {"warmup", {{"duration", "2min"}, {"clients", 8}}}})
-          .points.at(0)
-          .scenario;
+  const Scenario some = load({{"pgbench", {{"clients", 16}, {"threads", 4}, {"scale", 100}, {"transactions", 50}}},
+                              {"warmup", {{"duration", "2min"}, {"clients", 8}}}})
+                            .points.at(0)
+                            .scenario;
   CHECK(some.warmup.duration == 2 * sim::kMinute);
   CHECK(some.warmup.transactions == 0);  // the run's transaction count is not the warmup's
   CHECK(some.warmup.clients == 8);
@@ -145,13 +144,16 @@ TEST_CASE("a key given twice, a grid value given twice, a point name too long fo
   Errors errors;
   CHECK_FALSE(parse_json_text(R"({"postgres": {"shared_buffers": "1GB", "shared_buffers": "2GB"}})", "s.json", errors));
   CHECK(errors.messages() ==
-        std::vector<std::string>{"s.json: the key /postgres/shared_buffers is given twice (JSON would keep only the last)"});
+        std::vector<std::string>{
+            "s.json: the key /postgres/shared_buffers is given twice (JSON would keep only the last)"});
   Errors fine;
-  CHECK(parse_json_text(R"({"postgres": {"shared_buffers": "1GB"}, "pgbench": {"shared_buffers": 1}})", "s.json", fine));
+  CHECK(
+      parse_json_text(R"({"postgres": {"shared_buffers": "1GB"}, "pgbench": {"shared_buffers": 1}})", "s.json", fine));
   CHECK(fine.empty());  // the same key in two objects is not a repeat
 
   CHECK(errors_of({{"grid", {{"postgres.checkpoint_sorting", {false, true, false}}}}}) ==
-        std::vector<std::string>{"/grid/postgres.checkpoint_sorting/2: false repeats /grid/postgres.checkpoint_sorting/0"});
+        std::vector<std::string>{
+            "/grid/postgres.checkpoint_sorting/2: false repeats /grid/postgres.checkpoint_sorting/0"});
 
   const std::string long_text(300, 'x');
   const auto too_long = errors_of({{"grid", {{"os.kernel", {long_text}}}}});
@@ -164,7 +166,8 @@ TEST_CASE("a bad value is shown at most 80 characters long, invalid UTF-8 replac
   utf8.sets = {"pgbench.builtin=\xff\xfe"};
   const auto bad = errors_of(json::object(), utf8);
   REQUIRE(bad.size() == 1);
-  CHECK(bad[0] == "--set pgbench.builtin: \"\xEF\xBF\xBD\xEF\xBF\xBD\" is not one of tpcb-like, simple-update, select-only");
+  CHECK(bad[0] ==
+        "--set pgbench.builtin: \"\xEF\xBF\xBD\xEF\xBF\xBD\" is not one of tpcb-like, simple-update, select-only");
   LoadOptions huge;
   huge.sets = {"postgres.shared_buffers=" + std::string(500, 'x')};
   const auto long_value = errors_of(json::object(), huge);
@@ -196,8 +199,9 @@ TEST_CASE("max_wal_size without a unit counts 16MB segments on 9.5 to 10, MB fro
   CHECK(with("10", 5).min_wal_size == 80 * sim::kMiB);
   CHECK(with("11").max_wal_size == 64 * sim::kMiB);
   // With a unit, every version reads the same size.
-  CHECK(load({{"postgres", {{"version", "9.6"}, {"max_wal_size", "64MB"}}}}).points.at(0).scenario.postgres.max_wal_size ==
-        64 * sim::kMiB);
+  CHECK(load({{"postgres", {{"version", "9.6"}, {"max_wal_size", "64MB"}}}})
+            .points.at(0)
+            .scenario.postgres.max_wal_size == 64 * sim::kMiB);
 }
 
 TEST_CASE("a scenario file larger than 1 MB is refused before it is read whole") {

@@ -22,9 +22,9 @@ TEST_CASE("without a grid the plan is one unnamed point") {
 }
 
 TEST_CASE("a grid expands to the cross product, first key slowest") {
-  const Plan plan = load({{"grid",
-                           {{"postgres.checkpoint_sorting", {true, false}},
-                            {"postgres.checkpoint_flush_after", {"256kB", 0, 64}}}}});
+  const Plan plan =
+      load({{"grid",
+             {{"postgres.checkpoint_sorting", {true, false}}, {"postgres.checkpoint_flush_after", {"256kB", 0, 64}}}}});
   CHECK(plan.is_grid());
   CHECK(plan.grid_paths == std::vector<std::string>{"postgres.checkpoint_sorting", "postgres.checkpoint_flush_after"});
   REQUIRE(plan.points.size() == 6);
@@ -48,8 +48,7 @@ TEST_CASE("a grid expands to the cross product, first key slowest") {
 }
 
 TEST_CASE("point names keep values as written, without quotes, '/' made '_'") {
-  const Plan plan = load({{"grid", {{"os.vm.dirty_background_bytes", {"64MB", "1 GB"}}, {"pgbench.rate", {0.5}}}}},
-                         {});
+  const Plan plan = load({{"grid", {{"os.vm.dirty_background_bytes", {"64MB", "1 GB"}}, {"pgbench.rate", {0.5}}}}}, {});
   REQUIRE(plan.points.size() == 2);
   CHECK(plan.points[0].name == "vm.dirty_background_bytes=64MB,rate=0.5");
   CHECK(plan.points[1].name == "vm.dirty_background_bytes=1 GB,rate=0.5");
@@ -75,8 +74,8 @@ TEST_CASE("a grid over postgres.version re-resolves each release's defaults") {
   CHECK(plan.points[1].scenario.postgres.checkpoint_completion_target == 0.9);
   CHECK(plan.points[1].scenario.postgres.log_checkpoints == true);
   // An explicit value still wins over every point's preset.
-  const Plan pinned = load({{"postgres", {{"checkpoint_completion_target", 0.7}}},
-                            {"grid", {{"postgres.version", {"9.6", "15"}}}}});
+  const Plan pinned =
+      load({{"postgres", {{"checkpoint_completion_target", 0.7}}}, {"grid", {{"postgres.version", {"9.6", "15"}}}}});
   CHECK(pinned.points[0].scenario.postgres.checkpoint_completion_target == 0.7);
   CHECK(pinned.points[1].scenario.postgres.checkpoint_completion_target == 0.7);
 }
@@ -101,16 +100,16 @@ TEST_CASE("a grid point wins over --set") {
 }
 
 TEST_CASE("a bad grid value is named by its grid entry and index, once") {
-  const auto errors = errors_of({{"grid",
-                                  {{"postgres.checkpoint_flush_after", {"256kB", "4 MB"}},
-                                   {"pgbench.clients", {1, 2, 4}}}}});
-  CHECK(errors == std::vector<std::string>{
-                      "/grid/postgres.checkpoint_flush_after/1: \"4 MB\" is out of range (0..2MB)"});
+  const auto errors =
+      errors_of({{"grid", {{"postgres.checkpoint_flush_after", {"256kB", "4 MB"}}, {"pgbench.clients", {1, 2, 4}}}}});
+  CHECK(errors ==
+        std::vector<std::string>{"/grid/postgres.checkpoint_flush_after/1: \"4 MB\" is out of range (0..2MB)"});
 }
 
 TEST_CASE("grid paths must name known settings and hold non-empty lists") {
-  CHECK(errors_of({{"grid", {{"postgres.shared_bufers", {"1GB"}}}}}) ==
-        std::vector<std::string>{"/grid/postgres.shared_bufers: unknown setting; did you mean postgres.shared_buffers?"});
+  CHECK(
+      errors_of({{"grid", {{"postgres.shared_bufers", {"1GB"}}}}}) ==
+      std::vector<std::string>{"/grid/postgres.shared_bufers: unknown setting; did you mean postgres.shared_buffers?"});
   CHECK(errors_of({{"grid", {{"os.dirty_ratio", {10}}}}}) ==
         std::vector<std::string>{"/grid/os.dirty_ratio: unknown setting; did you mean os.vm.dirty_ratio?"});
   CHECK(errors_of({{"grid", {{"postgres.shared_buffers", json::array()}}}}) ==
@@ -127,8 +126,8 @@ TEST_CASE("a grid larger than max_points is refused before it is built, naming t
   const json huge = {{"grid", {{"postgres.bgwriter_lru_maxpages", values}, {"postgres.commit_siblings", values}}}};
   CHECK(errors_of(huge) == std::vector<std::string>{"/grid: 1000000 points is more than --max-points (10000); "
                                                     "pass a larger --max-points to run it"});
-  const json two_by_two = {{"grid", {{"postgres.checkpoint_sorting", {false, true}},
-                                     {"postgres.checkpoint_flush_after", {0, "256kB"}}}}};
+  const json two_by_two = {
+      {"grid", {{"postgres.checkpoint_sorting", {false, true}}, {"postgres.checkpoint_flush_after", {0, "256kB"}}}}};
   LoadOptions three;
   three.max_points = 3;
   CHECK(errors_of(two_by_two, three).size() == 1);

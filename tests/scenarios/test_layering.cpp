@@ -65,8 +65,8 @@ TEST_CASE("the device section sets the data device's values over its preset, and
   CHECK(only(plan).device.name == "raid1-hdd-7200");
   CHECK(only(plan).device.write_cache_extents == 16);
   CHECK(only(plan).device.write_cache_size == 2 * sim::kMiB);
-  CHECK(only(plan).device.rpm == 7200);                        // the rest is the preset's
-  CHECK(only(plan).wal_device.write_cache_extents == 16);      // the WAL shares that device
+  CHECK(only(plan).device.rpm == 7200);                    // the rest is the preset's
+  CHECK(only(plan).wal_device.write_cache_extents == 16);  // the WAL shares that device
   CHECK(only(plan).resolved["devices"]["data"]["write_cache_extents"] == 16);
   const Plan grid = load({{"grid", {{"device.write_cache_extents", {16, 100}}}}});
   REQUIRE(grid.points.size() == 2);
@@ -81,16 +81,17 @@ TEST_CASE("the device section sets the data device's values over its preset, and
 TEST_CASE("the preset list, then --preset-file files, are merged in order, under the scenario file") {
   ScratchDir dir("preset-list");
   LoadOptions options;
-  options.preset_files = {dir.write("fast-disk.json", R"({"description": "x", "hardware": {"device": "nvme", "cpus": 4}})"),
-                          dir.write("more-cpus.json", R"({"hardware": {"cpus": 16}})")};
+  options.preset_files = {
+      dir.write("fast-disk.json", R"({"description": "x", "hardware": {"device": "nvme", "cpus": 4}})"),
+      dir.write("more-cpus.json", R"({"hardware": {"cpus": 16}})")};
   use_source_presets();
   const json doc = {{"preset", {"box/e1-host"}}, {"hardware", {{"ram", "32GB"}}}};
   const Plan plan = load_plan(doc, dir.path(), options);
   const Scenario& s = only(plan);
-  CHECK(s.hardware.device == "nvme");   // fast-disk.json over box/e1-host
-  CHECK(s.hardware.cpus == 16);         // more-cpus.json over fast-disk.json
+  CHECK(s.hardware.device == "nvme");       // fast-disk.json over box/e1-host
+  CHECK(s.hardware.cpus == 16);             // more-cpus.json over fast-disk.json
   CHECK(s.hardware.ram == 32 * sim::kGiB);  // the file over every preset
-  CHECK(s.os.kernel == "linux-3.2");    // from box/e1-host, not overridden
+  CHECK(s.os.kernel == "linux-3.2");        // from box/e1-host, not overridden
 }
 
 TEST_CASE("the E1 host box sets its hardware, kernel, mount and CPU cost") {
@@ -141,11 +142,13 @@ TEST_CASE("errors name the layer a bad value came from") {
         std::vector<std::string>{"--set postgres.shared_buffers: \"2 KB\" is not a size (expected a number with "
                                  "one of B, kB, MB, GB, TB, e.g. \"128MB\"; units are case-sensitive)"});
   options.sets = {"postgres.shared_bufers=2GB"};
-  CHECK(errors_of(json::object(), options) ==
-        std::vector<std::string>{"--set postgres.shared_bufers: unknown setting; did you mean postgres.shared_buffers?"});
+  CHECK(
+      errors_of(json::object(), options) ==
+      std::vector<std::string>{"--set postgres.shared_bufers: unknown setting; did you mean postgres.shared_buffers?"});
   options.sets = {"postgres.shared_buffers"};
-  CHECK(errors_of(json::object(), options) ==
-        std::vector<std::string>{"--set postgres.shared_buffers: expected PATH=VALUE, e.g. postgres.shared_buffers=2GB"});
+  CHECK(
+      errors_of(json::object(), options) ==
+      std::vector<std::string>{"--set postgres.shared_buffers: expected PATH=VALUE, e.g. postgres.shared_buffers=2GB"});
 
   ScratchDir dir("bad-fragment");
   const std::filesystem::path bad = dir.write("bad.json", R"({"os": {"vm.dirty_ratio": 101}, "grid": {}})");
@@ -153,7 +156,7 @@ TEST_CASE("errors name the layer a bad value came from") {
   with_file.preset_files = {bad};
   CHECK(errors_of(json::object(), with_file) ==
         std::vector<std::string>{bad.string() + ": /grid: unknown section (expected hardware, device, os, postgres, "
-                                 "pgbench, init, warmup, description)",
+                                                "pgbench, init, warmup, description)",
                                  bad.string() + ": /os/vm.dirty_ratio: 101 is out of range (0..100)"});
 }
 
@@ -180,10 +183,11 @@ TEST_CASE("an error in a shipped preset is reported with the preset's file") {
 TEST_CASE("an unknown preset is an error listing the available ones") {
   const auto errors = errors_of({{"preset", {"box/e2-host"}}});
   REQUIRE(errors.size() == 1);
-  CHECK(errors[0] == "/preset/0: unknown preset \"box/e2-host\" (available: box/e1-host, os/linux-3.0, "
-                     "os/linux-3.2, os/linux-modern, postgres/9.0, postgres/9.1, postgres/9.2, postgres/9.3, "
-                     "postgres/9.4, postgres/9.5, postgres/9.6, postgres/10, postgres/11, postgres/12, "
-                     "postgres/13, postgres/14, postgres/15, postgres/16, postgres/17)");
+  CHECK(errors[0] ==
+        "/preset/0: unknown preset \"box/e2-host\" (available: box/e1-host, os/linux-3.0, "
+        "os/linux-3.2, os/linux-modern, postgres/9.0, postgres/9.1, postgres/9.2, postgres/9.3, "
+        "postgres/9.4, postgres/9.5, postgres/9.6, postgres/10, postgres/11, postgres/12, "
+        "postgres/13, postgres/14, postgres/15, postgres/16, postgres/17)");
   CHECK(errors_of({{"postgres", {{"version", "9.7"}}}}) ==
         std::vector<std::string>{"/postgres/version: \"9.7\" is not one of 9.0, 9.1, 9.2, 9.3, 9.4, 9.5, 9.6, "
                                  "10, 11, 12, 13, 14, 15, 16, 17"});
@@ -246,7 +250,9 @@ TEST_CASE("a preset by name is a shipped one: a name cannot climb out of the pre
   // os/linux-3.2 is shipped: found; the same file reached through a detour is not.
   CHECK(errors_of({{"preset", {"os/linux-3.2"}}}).empty());
   CHECK(errors_of({{"preset", {"box/../os/linux-3.2"}}}).size() == 1);
-  CHECK(errors_of({{"preset", {"box/e1-hots"}}}).at(0).rfind("/preset/0: unknown preset \"box/e1-hots\" (available:", 0) == 0);
+  CHECK(errors_of({{"preset", {"box/e1-hots"}}})
+            .at(0)
+            .rfind("/preset/0: unknown preset \"box/e1-hots\" (available:", 0) == 0);
 }
 
 TEST_CASE("a device preset's destage settings are read in their units and checked with their JSON path") {

@@ -20,7 +20,9 @@ using ckptsim::scenarios::testing::load;
 
 namespace {
 
-json resolved(const json& doc, const std::string& section) { return load(doc).points.at(0).scenario.resolved.at(section); }
+json resolved(const json& doc, const std::string& section) {
+  return load(doc).points.at(0).scenario.resolved.at(section);
+}
 
 }  // namespace
 
@@ -49,19 +51,20 @@ TEST_CASE("postgresql.conf text gives the settings its JSON keys give, as the se
   CHECK(pasted == keys);
   CHECK(pasted.at("shared_buffers") == "4GB");
   CHECK(pasted.at("checkpoint_flush_after") == "256kB");
-
 }
 
 TEST_CASE("a setting given both by pasted text and by a JSON key of the same section is an error naming both") {
   // Neither silently wins: one object has no order, and both were written by the user.
-  CHECK(errors_of({{"postgres", {{"shared_buffers", "1GB"}, {"conf", "shared_buffers = 2GB\nshared_buffers = 4GB\n"}}}}) ==
+  CHECK(errors_of(
+            {{"postgres", {{"shared_buffers", "1GB"}, {"conf", "shared_buffers = 2GB\nshared_buffers = 4GB\n"}}}}) ==
         std::vector<std::string>{"/postgres/shared_buffers: \"1GB\" is also set by /postgres/conf: line 2 (\"4GB\"): "
                                  "give shared_buffers once, in the pasted text or as a JSON key"});
   CHECK(errors_of({{"pgbench", {{"clients", 8}, {"command", "pgbench -c 4 -j 2 -T 60"}}}}) ==
         std::vector<std::string>{"/pgbench/clients: 8 is also set by /pgbench/command: -c (\"4\"): give clients once, "
                                  "in the pasted text or as a JSON key"});
-  CHECK(errors_of({{"warmup", {{"duration", "1min"}, {"command", "pgbench -S -T 60"}}}}).at(0).rfind(
-            "/warmup/duration: \"1min\" is also set by /warmup/command: -T", 0) == 0);
+  CHECK(errors_of({{"warmup", {{"duration", "1min"}, {"command", "pgbench -S -T 60"}}}})
+            .at(0)
+            .rfind("/warmup/duration: \"1min\" is also set by /warmup/command: -T", 0) == 0);
   CHECK(errors_of({{"os", {{"vm.dirty_ratio", 10}, {"sysctl", "vm.dirty_ratio = 5"}}}}) ==
         std::vector<std::string>{"/os/vm.dirty_ratio: 10 is also set by /os/sysctl: line 1 (\"5\"): give "
                                  "vm.dirty_ratio once, in the pasted text or as a JSON key"});
@@ -69,17 +72,19 @@ TEST_CASE("a setting given both by pasted text and by a JSON key of the same sec
   CHECK(errors_of({{"postgres", {{"shared_buffers", "1GB"}, {"conf", "checkpoint_timeout = 15min"}}}}).empty());
   LoadOptions options;
   options.sets = {"postgres.shared_buffers=512MB"};
-  CHECK(load({{"postgres", {{"conf", "shared_buffers = 2GB"}}}}, options).points.at(0).scenario.postgres.shared_buffers ==
-        512 * sim::kMiB);
+  CHECK(
+      load({{"postgres", {{"conf", "shared_buffers = 2GB"}}}}, options).points.at(0).scenario.postgres.shared_buffers ==
+      512 * sim::kMiB);
 }
 
 TEST_CASE("pasted sysctl lines follow the kernel: writing a dirty ratio zeroes its bytes, the later line wins") {
   // dirty_ratio_handler sets vm_dirty_bytes = 0; vm.dirty_bytes, when not 0, rules over the ratio.
-  const Scenario ratio_last =
-      load({{"os", {{"sysctl", "vm.dirty_bytes = 268435456\nvm.dirty_ratio = 10\n"
-                               "vm.dirty_background_bytes = 67108864\nvm.dirty_background_ratio = 3\n"}}}})
-          .points.at(0)
-          .scenario;
+  const Scenario ratio_last = load({{"os",
+                                     {{"sysctl",
+                                       "vm.dirty_bytes = 268435456\nvm.dirty_ratio = 10\n"
+                                       "vm.dirty_background_bytes = 67108864\nvm.dirty_background_ratio = 3\n"}}}})
+                                  .points.at(0)
+                                  .scenario;
   CHECK(ratio_last.os.dirty_bytes == 0);
   CHECK(ratio_last.os.dirty_ratio == 10);
   CHECK(ratio_last.os.dirty_background_bytes == 0);
@@ -127,9 +132,9 @@ TEST_CASE("real PostgreSQL parameters that ckptsim does not model are listed onc
                        "max_connections = 200\n"
                        "shared_buffers = 1GB\n"}}}};
   const Plan plan = load(doc);
-  CHECK(plan.warnings == std::vector<std::string>{
-                             "/postgres/conf: ckptsim does not model max_connections, wal_level, random_page_cost, "
-                             "huge_pages, application_name, pg_stat_statements.max; ignored"});
+  CHECK(plan.warnings ==
+        std::vector<std::string>{"/postgres/conf: ckptsim does not model max_connections, wal_level, random_page_cost, "
+                                 "huge_pages, application_name, pg_stat_statements.max; ignored"});
   CHECK(plan.points.at(0).scenario.resolved.at("postgres").at("shared_buffers") == "1GB");
   CHECK(load({{"postgres", {{"shared_buffers", "1GB"}}}}).warnings.empty());
 }
@@ -156,8 +161,9 @@ TEST_CASE("a postgresql.conf name that is not real, or a line the server would n
             "/postgres/conf: line 7: \"version\" is not a PostgreSQL parameter",
         });
   // A value the model reads is checked as the JSON key's would be, naming the line.
-  CHECK(errors_of({{"postgres", {{"conf", "\ncheckpoint_timeout = '5 minutes'\n"}}}}).at(0).starts_with(
-      "/postgres/conf: line 2: \"5 minutes\" is not a duration"));
+  CHECK(errors_of({{"postgres", {{"conf", "\ncheckpoint_timeout = '5 minutes'\n"}}}})
+            .at(0)
+            .starts_with("/postgres/conf: line 2: \"5 minutes\" is not a duration"));
   CHECK(errors_of({{"postgres", {{"conf", 5}}}}) ==
         std::vector<std::string>{"/postgres/conf: 5 is not a string of postgresql.conf lines"});
 }
@@ -173,16 +179,17 @@ TEST_CASE("sysctl.conf text gives the vm settings its JSON keys give") {
       "kernel.shmmax = 17179869184\n"
       "net.core.somaxconn = 1024\n";
   const Plan plan = load({{"os", {{"sysctl", sysctl}}}});
-  CHECK(plan.points.at(0).scenario.resolved.at("os") ==
-        resolved({{"os",
-                   {{"vm.dirty_background_bytes", "64MB"},
-                    {"vm.dirty_bytes", "256MB"},
-                    {"vm.dirty_expire_centisecs", 1500}}}},
-                 "os"));
-  CHECK(plan.warnings == std::vector<std::string>{
-                             "/os/sysctl: ckptsim does not model vm.swappiness, kernel.shmmax, net.core.somaxconn; "
-                             "ignored"});
-  CHECK(errors_of({{"os", {{"sysctl", "vm.dirty_ration = 5\nnr_requests = 4\nkernal.shmmax = 1\nvm.dirty_ratio 10\n"}}}}) ==
+  CHECK(
+      plan.points.at(0).scenario.resolved.at("os") ==
+      resolved(
+          {{"os",
+            {{"vm.dirty_background_bytes", "64MB"}, {"vm.dirty_bytes", "256MB"}, {"vm.dirty_expire_centisecs", 1500}}}},
+          "os"));
+  CHECK(plan.warnings ==
+        std::vector<std::string>{"/os/sysctl: ckptsim does not model vm.swappiness, kernel.shmmax, net.core.somaxconn; "
+                                 "ignored"});
+  CHECK(errors_of(
+            {{"os", {{"sysctl", "vm.dirty_ration = 5\nnr_requests = 4\nkernal.shmmax = 1\nvm.dirty_ratio 10\n"}}}}) ==
         std::vector<std::string>{
             "/os/sysctl: line 1: \"vm.dirty_ration\" is not a Linux sysctl; did you mean vm.dirty_ratio?",
             "/os/sysctl: line 2: \"nr_requests\" is not a sysctl: os.nr_requests is a block-queue or model "
@@ -273,8 +280,9 @@ TEST_CASE("a pgbench command's run length replaces the other one, and its option
 }
 
 TEST_CASE("--set takes pasted text too, over the file's settings") {
-  const Plan plan = load({{"pgbench", {{"clients", 8}, {"threads", 4}}}},
-                         {.sets = {"pgbench.command=pgbench -c 2 -j 1 -T 30 -h db", "postgres.conf=shared_buffers = '1GB'"}});
+  const Plan plan =
+      load({{"pgbench", {{"clients", 8}, {"threads", 4}}}},
+           {.sets = {"pgbench.command=pgbench -c 2 -j 1 -T 30 -h db", "postgres.conf=shared_buffers = '1GB'"}});
   const json& resolved = plan.points.at(0).scenario.resolved;
   CHECK(resolved.at("pgbench").at("clients") == 2);
   CHECK(resolved.at("pgbench").at("threads") == 1);

@@ -69,15 +69,16 @@ TEST_CASE("a top-level key that is not a section is an error with a suggestion")
   CHECK(errors_of({{"postgress", {{"shared_buffers", "1GB"}}}}) ==
         std::vector<std::string>{"/postgress: unknown section; did you mean postgres?"});
   CHECK(errors_of({{"zzz", 1}}) ==
-        std::vector<std::string>{"/zzz: unknown section (expected hardware, device, os, postgres, pgbench, init, warmup, grid, "
-                                 "seed, preset, description)"});
+        std::vector<std::string>{
+            "/zzz: unknown section (expected hardware, device, os, postgres, pgbench, init, warmup, grid, "
+            "seed, preset, description)"});
   CHECK(errors_of({{"postgres", "fast"}}) ==
         std::vector<std::string>{"/postgres: \"fast\" is not an object of settings"});
 }
 
 TEST_CASE("values are normalised in their owners' units") {
   const Plan plan = load({{"postgres",
-                           {{"shared_buffers", 262144},  // 8kB blocks
+                           {{"shared_buffers", 262144},   // 8kB blocks
                             {"checkpoint_timeout", 900},  // s
                             {"checkpoint_flush_after", 32},
                             {"bgwriter_delay", "0.5s"},
@@ -102,14 +103,14 @@ TEST_CASE("the normalised scenario lists every section and setting in declaratio
   const json resolved = load(json::object()).points.at(0).scenario.resolved;
   std::vector<std::string> sections;
   for (const auto& [key, value] : resolved.items()) sections.push_back(key);
-  CHECK(sections == std::vector<std::string>{"hardware", "devices", "os", "postgres", "pgbench", "init", "warmup", "seed"});
+  CHECK(sections ==
+        std::vector<std::string>{"hardware", "devices", "os", "postgres", "pgbench", "init", "warmup", "seed"});
   const Schemas schemas = make_schemas();
   std::vector<std::string> pg_keys;
   for (const auto& [key, value] : resolved["postgres"].items()) pg_keys.push_back(key);
   CHECK(pg_keys == schemas.postgres.names());
   CHECK(pg_keys.size() == 27);  // with fsync, wal_sync_method and track_wal_io_timing
-  CHECK(resolved["hardware"] ==
-        json{{"cpus", 8}, {"ram", "16GB"}, {"device", "raid1-hdd-7200"}, {"wal_device", ""}});
+  CHECK(resolved["hardware"] == json{{"cpus", 8}, {"ram", "16GB"}, {"device", "raid1-hdd-7200"}, {"wal_device", ""}});
   CHECK(resolved["seed"] == 1);
 }
 
@@ -122,8 +123,9 @@ TEST_CASE("the user's key order is kept when reading a section") {
 }
 
 TEST_CASE("a behaviour switch is read into its enum and written back under the same name") {
-  const Plan plan = load({{"os", {{"scheduler", "deadline"}, {"throttle", "writer-writeback"}, {"block_layer", "legacy"}}},
-                          {"pgbench", {{"builtin", "simple-update"}, {"protocol", "prepared"}}}});
+  const Plan plan =
+      load({{"os", {{"scheduler", "deadline"}, {"throttle", "writer-writeback"}, {"block_layer", "legacy"}}},
+            {"pgbench", {{"builtin", "simple-update"}, {"protocol", "prepared"}}}});
   REQUIRE(plan.points.size() == 1);
   const Scenario& s = plan.points[0].scenario;
   CHECK(s.os.scheduler == os::Scheduler::Deadline);

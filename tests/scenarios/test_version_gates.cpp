@@ -28,9 +28,10 @@ TEST_CASE("the *_flush_after settings came with 9.6: refused before, from the fi
   CHECK(errors_of(json::object(), options) ==
         std::vector<std::string>{"--set postgres.bgwriter_flush_after: PostgreSQL 9.4 has no bgwriter_flush_after "
                                  "(it came with 9.6)"});
-  CHECK(errors_of({{"postgres", {{"backend_flush_after", "64kB"}}}, {"grid", {{"postgres.version", {"9.6", "9.5"}}}}}) ==
-        std::vector<std::string>{"/postgres/backend_flush_after: PostgreSQL 9.5 has no backend_flush_after (it came "
-                                 "with 9.6)"});
+  CHECK(
+      errors_of({{"postgres", {{"backend_flush_after", "64kB"}}}, {"grid", {{"postgres.version", {"9.6", "9.5"}}}}}) ==
+      std::vector<std::string>{"/postgres/backend_flush_after: PostgreSQL 9.5 has no backend_flush_after (it came "
+                               "with 9.6)"});
   // The version preset's own 0 is the release's default, not a setting the scenario wrote.
   CHECK(errors_of({{"postgres", {{"version", "9.5"}}}}).empty());
   CHECK(errors_of({{"postgres", {{"version", "9.6"}, {"checkpoint_flush_after", "256kB"}}}}).empty());
@@ -60,10 +61,12 @@ TEST_CASE("wal_compression: a boolean from 9.5, pglz / lz4 / zstd from 15") {
   CHECK(errors_of({{"postgres", {{"version", "14"}, {"wal_compression", "lz4"}}}}) ==
         std::vector<std::string>{"/postgres/wal_compression: \"lz4\" is not a boolean: PostgreSQL 14's wal_compression "
                                  "is on or off (pglz, lz4 and zstd came with 15)"});
-  CHECK(errors_of({{"postgres", {{"version", "9.4"}, {"wal_compression", true}}}}) ==
-        std::vector<std::string>{"/postgres/wal_compression: PostgreSQL 9.4 has no wal_compression (it came with 9.5)"});
-  CHECK(errors_of({{"postgres", {{"wal_compression", "lzma"}}}}) ==
-        std::vector<std::string>{"/postgres/wal_compression: \"lzma\" is not a boolean or one of off, pglz, lz4, zstd"});
+  CHECK(
+      errors_of({{"postgres", {{"version", "9.4"}, {"wal_compression", true}}}}) ==
+      std::vector<std::string>{"/postgres/wal_compression: PostgreSQL 9.4 has no wal_compression (it came with 9.5)"});
+  CHECK(
+      errors_of({{"postgres", {{"wal_compression", "lzma"}}}}) ==
+      std::vector<std::string>{"/postgres/wal_compression: \"lzma\" is not a boolean or one of off, pglz, lz4, zstd"});
 }
 
 TEST_CASE("fsync = off and wal_sync_method are modelled settings, pasted or as keys; O_DSYNC methods are refused") {
@@ -79,8 +82,9 @@ TEST_CASE("fsync = off and wal_sync_method are modelled settings, pasted or as k
                                  "(the Linux default) or fsync"});
   LoadOptions options;
   options.sets = {"postgres.conf=wal_sync_method = open_datasync"};
-  CHECK(errors_of(json::object(), options).at(0).rfind(
-            "--set postgres.conf: line 1: \"open_datasync\" is not modelled: WAL written with O_DSYNC", 0) == 0);
+  CHECK(errors_of(json::object(), options)
+            .at(0)
+            .rfind("--set postgres.conf: line 1: \"open_datasync\" is not modelled: WAL written with O_DSYNC", 0) == 0);
   CHECK(errors_of({{"postgres", {{"wal_sync_method", "fsync_writethrough"}}}}) ==
         std::vector<std::string>{"/postgres/wal_sync_method: \"fsync_writethrough\" is not available on Linux "
                                  "(PostgreSQL refuses it there); use fdatasync or fsync"});

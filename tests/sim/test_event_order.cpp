@@ -62,8 +62,7 @@ TEST_CASE("events run in time order whatever the insertion order") {
     sim.spawn(sleeper(sim, trace, name, d));
   }
   sim.run();
-  CHECK(trace.lines ==
-        std::vector<std::string>{"p0@0", "p10@10", "p20@20", "p30@30", "p40@40", "p50@50", "p60@60"});
+  CHECK(trace.lines == std::vector<std::string>{"p0@0", "p10@10", "p20@20", "p30@30", "p40@40", "p50@50", "p60@60"});
 }
 
 TEST_CASE("many random insertions pop in (time, insertion) order") {
@@ -81,8 +80,7 @@ TEST_CASE("many random insertions pop in (time, insertion) order") {
     timers.back()->schedule_at(t);
     expected.emplace_back(t, i);
   }
-  std::stable_sort(expected.begin(), expected.end(),
-                   [](const auto& l, const auto& r) { return l.first < r.first; });
+  std::stable_sort(expected.begin(), expected.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
   sim.run();
   CHECK(fired == expected);
   CHECK(sim.events_processed() == 5000);

@@ -62,7 +62,7 @@ TEST_CASE("Resource capacity 2: exact completion times and busy time") {
   sim.spawn(user(sim, cpu, log, "e", 0, 5));
   sim.run_until(15);
   CHECK(cpu.in_use() == 2);
-  CHECK(cpu.queue_length() == 2);    // d, e
+  CHECK(cpu.queue_length() == 2);         // d, e
   CHECK(cpu.busy_time() == 10 + 15 + 5);  // a: 0-10, b: 0-15 so far, c: 10-15 so far
   sim.run();
   CHECK(log.lines == std::vector<std::string>{"a@10", "b@20", "c@20", "e@25", "d@30"});
@@ -145,8 +145,7 @@ TEST_CASE("Condition: notify_one wakes the longest waiter, notify_all the rest i
   for (const char* name : {"w1", "w2", "w3"}) sim.spawn(waiter(name));
   sim.spawn(notifier());
   sim.run();
-  CHECK(log.lines ==
-        std::vector<std::string>{"notified_one@10", "w1@10", "notified_all@20", "w2@20", "w3@20"});
+  CHECK(log.lines == std::vector<std::string>{"notified_one@10", "w1@10", "notified_all@20", "w2@20", "w3@20"});
   CHECK(cond.waiters() == 0);
 }
 
