@@ -19,7 +19,6 @@ constexpr int kCheckpointRecordBytes = 114;  // XLOG_CHECKPOINT_ONLINE: header +
 Checkpointer::Checkpointer(sim::Simulator& sim, sim::Resource* cpus, BufferManager& bufmgr, Wal& wal, SyncQueue& queue,
                            const PostgresConfig& config, Version version, Stats& stats)
     : sim_(sim),
-      cpus_(cpus),
       bufmgr_(bufmgr),
       wal_(wal),
       queue_(queue),

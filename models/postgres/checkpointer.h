@@ -74,7 +74,6 @@ class Checkpointer {
   std::int64_t now_seconds() const noexcept { return sim_.now() / sim::kSecond; }
 
   sim::Simulator& sim_;
-  sim::Resource* cpus_;
   BufferManager& bufmgr_;
   Wal& wal_;
   SyncQueue& queue_;

@@ -20,8 +20,6 @@ using namespace ckptsim::testing;
 
 namespace {
 
-constexpr double kWarmupS = 120;
-
 const char* const kE1SmallOneClient = R"({
   "preset": ["box/e1-host"],
   "postgres": {"version": "9.6", "shared_buffers": "2GB", "checkpoint_timeout": "300s",
