@@ -14,7 +14,10 @@ namespace ckptsim::analysis {
 namespace {
 
 // Beyond this the file is not a progress log (or its times are not seconds).
-constexpr std::int64_t kMaxIntervals = 100'000'000;
+// A series holds one double per interval: 10 million (115 days of 1 s
+// intervals, longer than any pgbench run) keep it under 80 MB. A log whose
+// times jump further (a mangled timestamp) is an error, not a huge vector.
+constexpr std::int64_t kMaxIntervals = 10'000'000;
 
 // How far before a grid point a -P time may read and still count as at it:
 // --progress-timestamp times count from the first line, itself a few ms late,

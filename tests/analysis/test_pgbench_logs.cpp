@@ -79,6 +79,15 @@ TEST_CASE("--progress-timestamp epoch times count from one interval before the f
   CHECK(place_on_interval_grid(r.readings, r.interval_s, "p.log") == std::vector<double>{10, 20, 0, 0, 30});
 }
 
+TEST_CASE("a time more than 10 million intervals from the start is refused, not placed on a huge grid") {
+  // An aggregate log whose timestamps jump by 1e8 s (fuzz_csv): the series would need 800 MB.
+  const std::vector<TimedTps> readings = {{0, 10, 1}, {1, 20, 2}, {100'000'000, 30, 3}};
+  CHECK_THROWS_WITH(place_on_interval_grid(readings, 1, "a.log"),
+                    doctest::Contains("a.log:3: time_s 100000000 is more than 10000000 intervals of 1 s"));
+  const std::vector<TimedTps> long_run = {{1, 10, 1}, {9'999'999, 30, 2}};
+  CHECK(place_on_interval_grid(long_run, 1, "a.log").size() == 9'999'999);
+}
+
 TEST_CASE("a progress: line of no known shape, or no -P line at all, is an error naming the line") {
   std::istringstream bad("pgbench (15.4)\nprogress: 1.0 s, lots tps\n");
   CHECK_THROWS_WITH(read_progress_log(bad, "p.log"),
