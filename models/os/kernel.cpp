@@ -103,22 +103,13 @@ void Kernel::bio_done(Bio& bio) {
     } else if (!block.has(kDirty) && !block.has(kWriteback)) {
       cache_.lru_add(block);
     }
-    sim::Condition& wq = cache_.waitqueue(in.id, b);
-    if (wq.waiters() > 0) wq.notify_all();
+    cache_.wake_up_page(in.id, b);
   }
   bios_.put(bio);
 }
 
-// Nothing in the simulation changes here; tasks waiting for these blocks
-// change layer, from the scheduler's queue to the device.
 void Kernel::bio_dispatched(Bio& bio) {
-  Inode& in = cache_.inode(bio.file);
-  const std::int64_t blocks = bio.bytes / kBlockBytes;
-  for (std::int64_t b = bio.first_block; b < bio.first_block + blocks; ++b) {
-    cache_.at_device(in, b, false);
-    sim::Condition& wq = cache_.waitqueue(in.id, b);
-    if (wq.waiters() > 0) wq.notify_all();
-  }
+  cache_.bio_at_device(cache_.inode(bio.file), bio.first_block, bio.bytes / kBlockBytes, false);
 }
 
 // ---- helpers that may sleep ----

@@ -193,6 +193,14 @@ class PageCache {
     inode.blocks[static_cast<std::size_t>(b)].flags |= kAtDevice;
     if (write) ++inode.nr_writeback_at_device;
   }
+  // A bio's blocks reached the device: their waiters change layer, from the
+  // scheduler's queue to the device (nothing else in the simulation changes).
+  void bio_at_device(Inode& inode, std::int64_t first, std::int64_t count, bool write) {
+    for (std::int64_t b = first; b < first + count; ++b) {
+      at_device(inode, b, write);
+      wake_up_page(inode.id, b);
+    }
+  }
   void left_device(Inode& inode, std::int64_t b, bool write) {
     CachedBlock& block = inode.blocks[static_cast<std::size_t>(b)];
     block.flags = static_cast<std::uint8_t>(block.flags & ~kAtDevice);
@@ -203,6 +211,11 @@ class PageCache {
   sim::Condition& waitqueue(FileId file, std::int64_t b) {
     const auto h = (static_cast<std::uint64_t>(file) * 0x9E3779B97F4A7C15ULL) ^ static_cast<std::uint64_t>(b);
     return *waitqueues_[(h * 0xBF58476D1CE4E5B9ULL >> 58) & (kWaitqueues - 1)];
+  }
+  // wake_up_page (mm/filemap.c): the block's waiters re-check its flags.
+  void wake_up_page(FileId file, std::int64_t b) {
+    sim::Condition& wq = waitqueue(file, b);
+    if (wq.waiters() > 0) wq.notify_all();
   }
   // Woken whenever a block becomes reclaimable (for allocators that found none).
   sim::Condition& reclaimable_wait() { return reclaimable_wait_; }

@@ -190,23 +190,15 @@ void Writepages::bio_done(Bio& bio) {
     ++completed_;
     bdis_[static_cast<std::size_t>(in.bdi)]->block_written();
     if (b >= in.size && !block.has(kDirty)) cache_.release(in, b);  // truncated while being written
-    sim::Condition& wq = cache_.waitqueue(in.id, b);
-    if (wq.waiters() > 0) wq.notify_all();
+    cache_.wake_up_page(in.id, b);
   }
   if (in.nr_writeback == 0 && in.writeback_wait.waiters() > 0) in.writeback_wait.notify_all();
   bios_.put(bio);
 }
 
-// Nothing in the simulation changes here; tasks waiting for these blocks
-// change layer, from the scheduler's queue to the device.
 void Writepages::bio_dispatched(Bio& bio) {
   Inode& in = cache_.inode(bio.file);
-  const std::int64_t blocks = bio.bytes / kBlockBytes;
-  for (std::int64_t b = bio.first_block; b < bio.first_block + blocks; ++b) {
-    cache_.at_device(in, b, true);
-    sim::Condition& wq = cache_.waitqueue(in.id, b);
-    if (wq.waiters() > 0) wq.notify_all();
-  }
+  cache_.bio_at_device(in, bio.first_block, bio.bytes / kBlockBytes, true);
   if (in.nr_writeback == in.nr_writeback_at_device && in.writeback_wait.waiters() > 0) in.writeback_wait.notify_all();
 }
 
