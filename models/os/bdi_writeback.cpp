@@ -107,10 +107,18 @@ std::int64_t BdiWriteback::writeback_chunk(std::int64_t nr_left) const {
 }
 
 // bdi_update_write_bandwidth: blocks completed per second, blended over 3 s.
-void BdiWriteback::update_bandwidth() {
+// A device idle for more than a second before this writeback started is not
+// measured: the stamps move on and the estimate stays ("skip quiet periods",
+// __bdi_update_bandwidth, mm/page-writeback.c 3.1+).
+void BdiWriteback::update_bandwidth(sim::Time start_time) {
   const sim::Time now = sim_.now();
   const sim::Duration elapsed = now - bw_time_stamp_;
   if (elapsed < kBandwidthInterval) return;
+  if (elapsed > sim::kSecond && bw_time_stamp_ < start_time) {
+    bw_written_stamp_ = written_;
+    bw_time_stamp_ = now;
+    return;
+  }
   const double observed = static_cast<double>(written_ - bw_written_stamp_) / sim::to_seconds(elapsed);
   if (elapsed >= kBandwidthWindow) {
     write_bw_ = observed;
@@ -125,8 +133,8 @@ void BdiWriteback::update_bandwidth() {
 }
 
 // writeback_sb_inodes over b_io: one chunk per inode, re-checking every 100 ms.
-sim::Task<std::int64_t> BdiWriteback::writeback_inodes(std::int64_t nr, sim::Time older_than, WbReason reason,
-                                                       int pid) {
+sim::Task<std::int64_t> BdiWriteback::writeback_inodes(std::int64_t nr, sim::Time older_than, WbReason reason, int pid,
+                                                       sim::Time work_start) {
   if (b_io_.empty()) queue_io(older_than);
   std::int64_t progress = 0;
   const sim::Time t0 = sim_.now();
@@ -148,7 +156,7 @@ sim::Task<std::int64_t> BdiWriteback::writeback_inodes(std::int64_t nr, sim::Tim
     nr -= n;
     progress += n;
     requeue_inode(in, n, chunk);
-    update_bandwidth();
+    update_bandwidth(work_start);
     if (progress > 0 && sim_.now() - t0 >= 100 * sim::kMillisecond) break;
   }
   co_return progress;
@@ -167,10 +175,10 @@ sim::Task<std::int64_t> BdiWriteback::wb_writeback(WbWork work) {
                                      ? sim_.now() - config_.dirty_expire_centisecs * 10 * sim::kMillisecond
                                  : work.reason == WbReason::Background ? sim_.now()
                                                                        : started;
-    const std::int64_t progress = co_await writeback_inodes(work.nr_pages, older_than, work.reason, 0);
+    const std::int64_t progress = co_await writeback_inodes(work.nr_pages, older_than, work.reason, 0, started);
     work.nr_pages -= progress;
     total += progress;
-    update_bandwidth();
+    update_bandwidth(started);
     if (progress > 0) continue;
     if (b_more_io_.empty()) break;
     // Every inode left is being written by someone else: let them finish.

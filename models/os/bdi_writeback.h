@@ -96,11 +96,13 @@ class BdiWriteback {
   void block_written() noexcept { ++written_; }
   // Wake the flusher for background writeback (reclaim, throttled writers).
   void wake_background();
-  // bdi_update_write_bandwidth.
-  void update_bandwidth();
+  // bdi_update_write_bandwidth, from writeback or a throttled writer that started at `start_time`.
+  void update_bandwidth(sim::Time start_time);
   // writeback_sb_inodes: one pass over b_io (filled from b_more_io and the expired part of b_dirty),
   // a chunk per inode; returns blocks written. Throttled writers (< 3.2) call it too.
-  sim::Task<std::int64_t> writeback_inodes(std::int64_t nr, sim::Time older_than, WbReason reason, int pid);
+  // `work_start`: when the caller's writeback work began.
+  sim::Task<std::int64_t> writeback_inodes(std::int64_t nr, sim::Time older_than, WbReason reason, int pid,
+                                           sim::Time work_start);
 
   bool busy() const noexcept { return busy_; }            // the flusher is running a work item
   double write_bw() const noexcept { return write_bw_; }  // blocks per second

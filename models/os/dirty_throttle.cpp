@@ -120,6 +120,7 @@ double IoLessThrottle::update_dirty_limit(const DirtyLimits& limits) {
 }
 
 sim::Task<> IoLessThrottle::balance_dirty_pages(OsTask& task, BdiWriteback& bdi) {
+  const sim::Time start_time = sim_.now();
   DirtierState& ts = dirtier(task);
   for (;;) {
     const DirtyLimits limits = this->limits();
@@ -136,7 +137,7 @@ sim::Task<> IoLessThrottle::balance_dirty_pages(OsTask& task, BdiWriteback& bdi)
       co_return;
     }
     if (!bdi.busy()) bdi.wake_background();
-    bdi.update_bandwidth();
+    bdi.update_bandwidth(start_time);
     const double bw_pages = bdi.write_bw() * static_cast<double>(kPagesPerBlock);
     const double setpoint = (freerun + limit) / 2;
     double pos_ratio = 0;
@@ -209,7 +210,7 @@ sim::Task<> WriterWritebackThrottle::balance_dirty_pages(OsTask& task, BdiWriteb
     if (dirty_pages() > task_thresh && written < write_chunk) {  // bdi_nr_reclaimable > task_bdi_thresh
       // The writer writes back the oldest dirty inodes itself.
       written += kPagesPerBlock * co_await bdi.writeback_inodes((write_chunk - written) / kPagesPerBlock + 1,
-                                                                sim_.now(), WbReason::Throttle, task.pid);
+                                                                sim_.now(), WbReason::Throttle, task.pid, sim_.now());
       if (written >= write_chunk) break;
     }
     co_await sleep_throttled(pause);
