@@ -48,6 +48,7 @@ void describe_os(Schema<os::OsConfig>& s) {
       .bytes("journal_commit_bytes", &OsConfig::journal_commit_bytes, kKiB, 0)
       .duration("commit_interval", &OsConfig::commit_interval, sim::kSecond, 0)
       .boolean("writepages_holds_handle", &OsConfig::writepages_holds_handle)
+      .choice("writepages_scan", &OsConfig::writepages_scan, os::kWritepagesScanNames)
       .boolean("ordered_data", &OsConfig::ordered_data)
       .boolean("fsync_waits_committing", &OsConfig::fsync_waits_committing);
 }

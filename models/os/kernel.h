@@ -103,6 +103,12 @@ class Kernel final : public FileSystem, private BioOwner {
   const Jbd2Journal& journal() const { return journal_; }
   const DirtyThrottle& throttle() const { return *throttle_; }
   std::int64_t pages_written(WbReason reason) const { return writepages_.blocks_started(reason) * kPagesPerBlock; }
+  // One visit of the flusher to a file (writeback_single_inode's writepages):
+  // a range_cyclic WB_SYNC_NONE pass of at most nr_to_write blocks; returns blocks started.
+  sim::Task<std::int64_t> writeback_single_inode(FileId file, std::int64_t nr_to_write) {
+    co_return co_await writepages_.write_range(
+        cache_.inode(file), {.nr_to_write = nr_to_write, .range_cyclic = true, .reason = WbReason::Background});
+  }
   BlockDevice& queue(Volume volume) { return bdis_[bdi_of(volume)]->queue(); }
   const BlockDevice& queue(Volume volume) const { return bdis_[bdi_of(volume)]->queue(); }
   // The volume's md array when it is layered as Linux 3.x does (os.md_layering "raid1d"), else null.

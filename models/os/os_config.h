@@ -27,6 +27,18 @@ enum class WritebackChunk : std::uint8_t { Bandwidth, Fixed };
 inline constexpr sim::EnumNames<WritebackChunk, 2> kWritebackChunkNames{
     {{"bandwidth", WritebackChunk::Bandwidth}, {"fixed", WritebackChunk::Fixed}}};
 
+// How a cyclic writeback pass scans one inode (the flusher's writepages).
+// "write-cache-pages" (mm/page-writeback.c write_cache_pages; ext4_writepages
+// 3.11+): forward from writeback_index, wrapping to the start of the file in
+// the same call while budget is left. "ext4-da" (fs/ext4/inode.c
+// ext4_da_writepages with write_cache_pages_da, 2.6.31-3.10): one extent per
+// write_cache_pages_da call, each call looking up dirty pages from the pass's
+// start again; the wrap to block 0 only in a call that wrote nothing; the
+// inode's writeback_index is the last call's done_index.
+enum class WritepagesScan : std::uint8_t { WriteCachePages, Ext4Da };
+inline constexpr sim::EnumNames<WritepagesScan, 2> kWritepagesScanNames{
+    {{"write-cache-pages", WritepagesScan::WriteCachePages}, {"ext4-da", WritepagesScan::Ext4Da}}};
+
 // struct writeback_control's sync_mode: WB_SYNC_NONE / WB_SYNC_ALL.
 enum class SyncMode : std::uint8_t { None, All };
 inline constexpr sim::EnumNames<SyncMode, 2> kSyncModeNames{{{"all", SyncMode::All}, {"none", SyncMode::None}}};
@@ -121,6 +133,7 @@ struct OsConfig {
   // each extent, overwrites included (3.2); 3.10's "avoid starting transaction
   // for pages not needing mapping" writes mapped pages without one.
   bool writepages_holds_handle = false;
+  WritepagesScan writepages_scan = WritepagesScan::WriteCachePages;
   // data=ordered: a commit first writes and waits for the dirty pages of
   // every inode that got new blocks in the transaction.
   bool ordered_data = true;

@@ -7,7 +7,15 @@
 // write_pages scans the file's dirty blocks in ascending order from a start
 // index (cyclic: from writeback_index, wrapping once), turns each into a
 // page under writeback, and builds bios of contiguous blocks, all under the
-// caller's plug. WB_SYNC_NONE skips blocks already under writeback;
+// caller's plug. os.writepages_scan "ext4-da" is ext4_da_writepages of
+// 2.6.31-3.10 (fs/ext4/inode.c, read in 3.2): a loop of write_cache_pages_da
+// calls, one extent each, every call looking dirty pages up again from the
+// pass's start (so pages dirtied behind the cursor are written next, out of
+// order); the wrap to block 0 only when the pass has written nothing
+// (`!io_done && !cycled`); writeback_index set to the last call's
+// done_index, so a pass that reached the end of the file starts the next
+// one where it started itself; nr_to_write raised to the delayed blocks
+// dirty in a row (ext4_num_dirty_pages). WB_SYNC_NONE skips blocks already under writeback;
 // WB_SYNC_ALL waits for them, and writes only the blocks dirty when it
 // started (the tag pass: a bound on the count and one pass over the range).
 // The flushers (bdi_writeback.h), fsync and friends, and the journal's
@@ -20,8 +28,9 @@
 // ordered writeback (generic_writepages) takes no handle and cannot
 // allocate, so it skips delayed blocks.
 //
-// Left out: page locks during the scan, redirtying by the filesystem,
-// the writeback_index range_whole / nr_to_write subtleties of newer kernels.
+// Left out: page locks during the scan, redirtying by the filesystem, the
+// journal handle per extent (ext4-da starts one per write_cache_pages_da call;
+// here one per bio), the CPU time of the rescans.
 #pragma once
 
 #include <array>
@@ -72,8 +81,11 @@ class Writepages final : public WritebackHost, public OrderedDataWriter, private
  private:
   struct Pass;
   Pass start_pass(Inode& inode, const WritebackControl& wbc, Plug& plug);
-  static bool next_dirty_block(Pass& pass, std::int64_t& b);
+  static std::int64_t num_dirty_delayed(const Inode& inode, std::int64_t from);
+  bool next_dirty_block(Pass& pass, std::int64_t& b) const;
   sim::Task<> submit(Pass& pass);
+  sim::Task<> end_extent(Pass& pass);
+  void update_writeback_index(Pass& pass) const;
   sim::Task<> wait_on_page_writeback(Pass& pass, std::int64_t b);
   void map_delayed_block(Inode& inode, std::int64_t b);
   void write_block(Pass& pass, std::int64_t b, bool joins);

@@ -60,6 +60,7 @@ inline OsConfig profile(const std::string& kernel) {
   c.max_sectors_kb = parse_kb(os.at("max_sectors_kb"));
   c.commit_interval = std::stoll(os.at("commit_interval").get<std::string>()) * sim::kSecond;  // "5s"
   c.writepages_holds_handle = os.at("writepages_holds_handle");
+  c.writepages_scan = sim::enum_from_name(kWritepagesScanNames, os.at("writepages_scan").get<std::string>()).value();
   c.ordered_data = os.at("ordered_data");
   c.fsync_waits_committing = os.at("fsync_waits_committing");
   return c;
