@@ -192,8 +192,9 @@ TEST_CASE("an unknown preset is an error listing the available ones") {
         std::vector<std::string>{"/postgres/version: \"9.7\" is not one of 9.0, 9.1, 9.2, 9.3, 9.4, 9.5, 9.6, "
                                  "10, 11, 12, 13, 14, 15, 16, 17"});
   CHECK(errors_of({{"hardware", {{"device", "floppy"}}}}) ==
-        std::vector<std::string>{"/hardware/device: \"floppy\" is not one of hdd-15k-sas, hdd-7200-sata, nvme, "
-                                 "raid1-hdd-7200, raid1-hdd-7200-bbwc, ssd-sata"});
+        std::vector<std::string>{"/hardware/device: \"floppy\" is not one of hdd-15k-sas, hdd-7200-sata, "
+                                 "hdd-7200-sata-250g, nvme, raid1-hdd-7200, raid1-hdd-7200-250g, "
+                                 "raid1-hdd-7200-bbwc, ssd-sata"});
 }
 
 TEST_CASE("a file that is not JSON is reported with its line and column") {
