@@ -98,6 +98,9 @@ TEST_CASE("the E1 host box sets its hardware, kernel, mount and CPU cost") {
   const Scenario s = only(load({{"preset", {"box/e1-host"}}}));
   CHECK(s.hardware.cpus == 8);
   CHECK(s.hardware.ram == 16 * sim::kGiB);
+  CHECK(s.hardware.device == "raid1-hdd-7200-250g");  // "200 GB RAID1 HDD" (pgsql-hackers, Feb 2016)
+  CHECK(s.device.mirrors == 2);
+  CHECK(s.device.capacity == 250059350016);
   CHECK(s.device.controller_cache == 0);  // md RAID1: no controller cache
   CHECK(s.device.write_cache);            // the drives' own caches acknowledge writes
   CHECK_FALSE(s.os.barrier);              // and no flush reaches them
