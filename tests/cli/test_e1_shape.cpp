@@ -75,7 +75,9 @@ TEST_CASE("E1 small, 1 client: sort+flush is best and flat, sorting beats not so
   // sort+flush is flat and never unresponsive; the unsorted, unflushed run has seconds below 10 tps.
   CHECK(onon.pct_below_10 == 0.0);
   CHECK(offoff.pct_below_10 > 1.0);
-  CHECK(onon.stddev < 0.25 * std::min({onoff.stddev, offon.stddev, offoff.stddev}));
+  // Flatter than the others as published (564 +- 148 against 251-340: 0.59 of the lowest); on the
+  // 250 GB drive a sorted sweep spans twice the tracks, so sort+flush dips at each checkpoint too.
+  CHECK(onon.stddev < 0.6 * std::min({onoff.stddev, offon.stddev, offoff.stddev}));
   // And the 1-client sort+flush mean is within 35% of the published 564 tps.
   CHECK(onon.mean == doctest::Approx(564).epsilon(0.35));
 }

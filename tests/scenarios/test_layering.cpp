@@ -98,6 +98,9 @@ TEST_CASE("the E1 host box sets its hardware, kernel, mount and CPU cost") {
   const Scenario s = only(load({{"preset", {"box/e1-host"}}}));
   CHECK(s.hardware.cpus == 8);
   CHECK(s.hardware.ram == 16 * sim::kGiB);
+  CHECK(s.hardware.device == "raid1-hdd-7200-250g");  // "200 GB RAID1 HDD" (pgsql-hackers, Feb 2016)
+  CHECK(s.device.mirrors == 2);
+  CHECK(s.device.capacity == 250059350016);
   CHECK(s.device.controller_cache == 0);  // md RAID1: no controller cache
   CHECK(s.device.write_cache);            // the drives' own caches acknowledge writes
   CHECK_FALSE(s.os.barrier);              // and no flush reaches them
@@ -192,8 +195,9 @@ TEST_CASE("an unknown preset is an error listing the available ones") {
         std::vector<std::string>{"/postgres/version: \"9.7\" is not one of 9.0, 9.1, 9.2, 9.3, 9.4, 9.5, 9.6, "
                                  "10, 11, 12, 13, 14, 15, 16, 17"});
   CHECK(errors_of({{"hardware", {{"device", "floppy"}}}}) ==
-        std::vector<std::string>{"/hardware/device: \"floppy\" is not one of hdd-15k-sas, hdd-7200-sata, nvme, "
-                                 "raid1-hdd-7200, raid1-hdd-7200-bbwc, ssd-sata"});
+        std::vector<std::string>{"/hardware/device: \"floppy\" is not one of hdd-15k-sas, hdd-7200-sata, "
+                                 "hdd-7200-sata-250g, nvme, raid1-hdd-7200, raid1-hdd-7200-250g, "
+                                 "raid1-hdd-7200-bbwc, ssd-sata"});
 }
 
 TEST_CASE("a file that is not JSON is reported with its line and column") {
