@@ -83,7 +83,7 @@ class Kernel final : public FileSystem, private BioOwner {
   std::vector<std::int64_t> unstable_blocks(FileId file, std::int64_t from, std::int64_t to) const override;
   bool fsync_is_durable(FileId file) const override;
 
-  // system.csv: dirty_mb, writeback_mb, then iostat -x per device (data_, wal_).
+  // system.csv: dirty_mb, writeback_mb, writeback_<reason>_mb_s, then iostat -x per device (data_, wal_).
   void add_system_columns(sim::Table& system);
   // The parts' figures of the run, collected.
   KernelReport report() const;
@@ -145,6 +145,8 @@ class Kernel final : public FileSystem, private BioOwner {
   Writepages writepages_;
   Jbd2Journal journal_;  // ext4's, on the data volume
   SyscallCounts counts_;
+  // Pages written per reason at the previous system.csv interval.
+  std::array<std::int64_t, static_cast<std::size_t>(WbReason::Count)> wb_started_{};
 };
 
 }  // namespace ckptsim::os

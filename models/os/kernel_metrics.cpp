@@ -21,6 +21,25 @@ void Kernel::add_system_columns(sim::Table& system) {
     cells[0] = mb(dirty_pages());
     cells[1] = mb(writeback_pages());
   });
+  // Writeback started in the interval, by who started it (the reasons of
+  // writeback_start's trace event, and fsync's, sync_file_range's and the journal's).
+  static constexpr std::pair<WbReason, const char*> kReasons[] = {
+      {WbReason::Kupdate, "kupdate"},     {WbReason::Background, "background"},
+      {WbReason::Fsync, "fsync"},         {WbReason::SyncFileRange, "sync_file_range"},
+      {WbReason::Throttle, "throttle"},   {WbReason::Fadvise, "fadvise"},
+      {WbReason::Journal, "ordered_data"}};
+  std::vector<std::string> columns;
+  for (const auto& [reason, name] : kReasons) columns.push_back(fmt::format("writeback_{}_mb_s", name));
+  for (const auto& [reason, name] : kReasons) wb_started_[static_cast<std::size_t>(reason)] = pages_written(reason);
+  system.add_source(std::move(columns), [this](const sim::Interval& iv, std::span<sim::Cell> cells) {
+    const double secs = sim::to_seconds(iv.end - iv.start);
+    for (std::size_t i = 0; i < std::size(kReasons); ++i) {
+      const auto r = static_cast<std::size_t>(kReasons[i].first);
+      const std::int64_t now = pages_written(kReasons[i].first);
+      cells[i] = secs > 0 ? mb(now - wb_started_[r]) / secs : 0.0;
+      wb_started_[r] = now;
+    }
+  });
   for (std::size_t i = 0; i < bdis_.size(); ++i) bdis_[i]->add_iostat_columns(system, i == 0 ? "data_" : "wal_");
 }
 

@@ -7,6 +7,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <numeric>
+
+#include "sim/sampler.h"
 
 #include "kernel_harness.h"
 
@@ -228,4 +231,38 @@ TEST_CASE("kupdate writes an inode once it has been dirty for dirty_expire_centi
   m.sim.run_until(40 * sim::kSecond);   // expired at 30 s, written at the next 5 s wake-up
   CHECK(m.kernel.dirty_pages() == 0);
   CHECK(m.kernel.pages_written(WbReason::Kupdate) == 20);
+}
+
+TEST_CASE("system.csv's writeback columns give each interval's writeback by reason, summing to the run's totals") {
+  Machine m(profile("linux-3.2"), kSmall);
+  sim::Sampler sampler(m.sim, sim::kSecond);
+  sim::Table& system = sampler.table("system");
+  m.kernel.add_system_columns(system);
+  std::vector<double> kupdate_mb, fsync_mb;  // MB per interval (1 s)
+  const auto column = [&](const std::string& name) {
+    return std::find(system.columns().begin(), system.columns().end(), name) - system.columns().begin();
+  };
+  const auto kupdate = column("writeback_kupdate_mb_s"), fsync = column("writeback_fsync_mb_s");
+  REQUIRE(kupdate < static_cast<std::ptrdiff_t>(system.columns().size()));
+  REQUIRE(fsync < static_cast<std::ptrdiff_t>(system.columns().size()));
+  system.add_sink([&](const sim::Table&, const std::vector<sim::Cell>& row) {
+    kupdate_mb.push_back(std::get<double>(row[static_cast<std::size_t>(kupdate)]));
+    fsync_mb.push_back(std::get<double>(row[static_cast<std::size_t>(fsync)]));
+  });
+  sampler.start(0);
+  OsTask& t = m.kernel.new_task("backend");
+  const FileId f = m.kernel.create("rel", Volume::Data, 100, 100);
+  const FileId g = m.kernel.create("rel2", Volume::Data, 100, 100);
+  m.run([&]() -> sim::Task<> {
+    co_await m.kernel.write(t, f, 0, 10);  // kupdate writes it at 30-35 s
+    co_await m.kernel.write(t, g, 0, 5);
+    co_await m.kernel.fsync(t, g);  // now
+  });
+  m.sim.run_until(40 * sim::kSecond);
+  const double kupdate_total = std::accumulate(kupdate_mb.begin(), kupdate_mb.end(), 0.0);
+  const double fsync_total = std::accumulate(fsync_mb.begin(), fsync_mb.end(), 0.0);
+  CHECK(kupdate_total == doctest::Approx(10.0 * kBlockBytes / sim::kMiB));
+  CHECK(fsync_total == doctest::Approx(5.0 * kBlockBytes / sim::kMiB));
+  CHECK(fsync_mb.front() > 0);  // the fsync's interval
+  CHECK(std::count_if(kupdate_mb.begin(), kupdate_mb.begin() + 29, [](double x) { return x > 0; }) == 0);
 }
