@@ -294,6 +294,15 @@ bool check_chain_axes(const std::vector<GridAxis>& axes, Errors& errors) {
   return errors.size() == before;
 }
 
+// A chain's points in its "order" (left in the grid's order when it has errors).
+void put_in_chain_order(Plan& plan, const ChainSpec& chain, Errors& errors) {
+  std::vector<std::string> names;
+  for (const GridPoint& point : plan.points) names.push_back(point.name);
+  std::vector<GridPoint> ordered;
+  for (const std::size_t i : chain_order(chain, names, errors)) ordered.push_back(std::move(plan.points[i]));
+  if (ordered.size() == names.size()) plan.points = std::move(ordered);
+}
+
 constexpr std::size_t kMaxPointName = 255;  // NAME_MAX: a point names a folder
 
 }  // namespace
@@ -376,13 +385,7 @@ Plan load_plan(const json& doc, [[maybe_unused]] const fs::path& base_dir, const
     while (turning > 0 && ++at[turning - 1] == axes[turning - 1].values.size()) at[--turning] = 0;
     if (turning == 0) break;
   }
-  if (chain_ok) {
-    std::vector<std::string> names;
-    for (const GridPoint& point : plan.points) names.push_back(point.name);
-    std::vector<GridPoint> ordered;
-    for (const std::size_t i : chain_order(chain, names, errors)) ordered.push_back(std::move(plan.points[i]));
-    if (ordered.size() == names.size()) plan.points = std::move(ordered);
-  }
+  if (chain_ok) put_in_chain_order(plan, chain, errors);
   plan.chained = chain.chained;
 
   if (!errors.empty()) {
