@@ -268,6 +268,11 @@ RunOutcome measure_point(Machine& m, pgbench::Pgbench& bench, const scenarios::S
   if (ran_to_end && options.crash_at) write_crash_report(dir, sc, m, sim::to_seconds(*options.crash_at));
   rec.stop();
   const sim::Time finished = sim.now();
+  // The measured run's totals, as pgbench's final summary gives them, taken
+  // before a chain's point lets its pgbench finish its last transactions.
+  const pgbench::TransactionSums total = stats.total();
+  const pgbench::LatencyHistogram latency = stats.total_histogram();
+  const nlohmann::ordered_json wait_totals = rec.waits.summary_json();
   std::optional<nlohmann::ordered_json> end_state;
   if (context.at_end) end_state = context.at_end();
   check_invariants(m);
@@ -275,8 +280,6 @@ RunOutcome measure_point(Machine& m, pgbench::Pgbench& bench, const scenarios::S
   write_checkpoints_csv(dir, m.server, origin);
   m.log->commit();
 
-  // The measured run's totals, as pgbench's final summary gives them.
-  const pgbench::TransactionSums& total = stats.total();
   const double measured_s = sim::to_seconds(finished - origin);
   const std::string report = pgbench::final_summary(pgbench::version_num(sc.postgres.version), load, total, measured_s);
   if (options.print_progress) std::cout << report;
@@ -286,10 +289,9 @@ RunOutcome measure_point(Machine& m, pgbench::Pgbench& bench, const scenarios::S
       analysis::compute_stability(tps_series, options.threshold, total.transactions, total.skipped, total.late);
   outcome.events = static_cast<std::int64_t>(sim.events_processed()) - context.events_before;
   outcome.simulated_seconds = sim::to_seconds(finished);
-  const nlohmann::ordered_json wait_totals = rec.waits.summary_json();
   if (!ran_to_end) outcome.stopped_by = stop_requested();
   const MeasuredRun run{total,
-                        stats.total_histogram(),
+                        latency,
                         measured_s,
                         report,
                         wait_totals,
