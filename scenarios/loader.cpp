@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "scenarios/chain.h"
 #include "scenarios/layers.h"
 #include "scenarios/paste.h"
 #include "scenarios/presets.h"
@@ -213,6 +214,7 @@ std::vector<GridAxis> read_grid(const json& grid, const Schemas& schemas, Errors
     return axes;
   }
   for (const auto& [path, values] : grid.items()) {
+    if (is_chain_key(path)) continue;  // chain.h
     const std::string where = "/grid/" + path;
     const auto setting = split_setting_path(path, where, schemas, errors);
     if (!values.is_array() || values.empty()) {
@@ -254,6 +256,53 @@ std::optional<std::uint64_t> read_seed(const json& value, Errors& errors) {
   return static_cast<std::uint64_t>(*seed);
 }
 
+// --set grid.chain=true / --set grid.order=[...]: laid over the file's grid
+// (the other --set paths name settings). Returns the grid to read.
+json grid_with_sets(const json& doc, std::vector<std::string>& sets, Errors& errors) {
+  json grid = doc.contains("grid") ? doc.at("grid") : json();
+  std::vector<std::string> settings;
+  for (const std::string& set : sets) {
+    const std::string path = set.substr(0, set.find('='));
+    if (path != "grid.chain" && path != "grid.order") {
+      settings.push_back(set);
+      continue;
+    }
+    if (!grid.is_object()) {
+      errors.add("--set " + path, "the scenario has no grid to chain");
+      continue;
+    }
+    const std::string text = set.size() > path.size() ? set.substr(path.size() + 1) : "";
+    const json value = json_too_deep(text) ? json() : json::parse(text, nullptr, false);
+    if (value.is_discarded() || value.is_null()) {
+      errors.add("--set " + path, "\"" + text + "\" is not JSON (e.g. grid.chain=true, grid.order='[3,2,1,0]')");
+      continue;
+    }
+    grid[path.substr(5)] = value;
+  }
+  sets = std::move(settings);
+  return grid;
+}
+
+// A chained grid's axes must be changeable on a running host (chain.h). Returns whether they are.
+bool check_chain_axes(const std::vector<GridAxis>& axes, Errors& errors) {
+  const std::size_t before = errors.size();
+  if (axes.empty()) errors.add("/grid/chain", "a chain needs at least one setting path with values to run through");
+  for (const GridAxis& axis : axes) {
+    const std::string why = chain_refusal(axis.section, axis.key);
+    if (!why.empty()) errors.add("/grid/" + axis.path, "cannot vary along a chained grid: " + why);
+  }
+  return errors.size() == before;
+}
+
+// A chain's points in its "order" (left in the grid's order when it has errors).
+void put_in_chain_order(Plan& plan, const ChainSpec& chain, Errors& errors) {
+  std::vector<std::string> names;
+  for (const GridPoint& point : plan.points) names.push_back(point.name);
+  std::vector<GridPoint> ordered;
+  for (const std::size_t i : chain_order(chain, names, errors)) ordered.push_back(std::move(plan.points[i]));
+  if (ordered.size() == names.size()) plan.points = std::move(ordered);
+}
+
 constexpr std::size_t kMaxPointName = 255;  // NAME_MAX: a point names a folder
 
 }  // namespace
@@ -278,19 +327,23 @@ Plan load_plan(const json& doc, [[maybe_unused]] const fs::path& base_dir, const
   Errors errors;
   const Schemas schemas = make_schemas();
 
+  std::vector<std::string> sets = options.sets;
+  const json grid = grid_with_sets(doc, sets, errors);
+  const ChainSpec chain = read_chain(grid, errors);
+
   Layers base;
   std::vector<std::string> warnings;
   if (doc.contains("preset")) lay_preset_list(doc.at("preset"), schemas, base, errors, warnings);
   lay_preset_files(options.preset_files, schemas, base, errors, warnings);
   lay_sections(doc, "", kTopLevelKeys, schemas, base, errors, warnings);
-  lay_sets(options.sets, schemas, base, errors, warnings);
+  lay_sets(sets, schemas, base, errors, warnings);
 
   std::uint64_t seed = 1;
   if (doc.contains("seed")) seed = read_seed(doc.at("seed"), errors).value_or(seed);
   if (options.seed) seed = *options.seed;
 
-  const std::vector<GridAxis> axes =
-      doc.contains("grid") ? read_grid(doc.at("grid"), schemas, errors) : std::vector<GridAxis>{};
+  const std::vector<GridAxis> axes = grid.is_null() ? std::vector<GridAxis>{} : read_grid(grid, schemas, errors);
+  const bool chain_ok = chain.chained && check_chain_axes(axes, errors);
   Plan plan;
   plan.warnings = std::move(warnings);
   for (const GridAxis& axis : axes) plan.grid_paths.push_back(axis.path);
@@ -332,6 +385,8 @@ Plan load_plan(const json& doc, [[maybe_unused]] const fs::path& base_dir, const
     while (turning > 0 && ++at[turning - 1] == axes[turning - 1].values.size()) at[--turning] = 0;
     if (turning == 0) break;
   }
+  if (chain_ok) put_in_chain_order(plan, chain, errors);
+  plan.chained = chain.chained;
 
   if (!errors.empty()) {
     std::vector<std::string> unique;

@@ -11,7 +11,8 @@
 // file < --set < the grid point. A grid maps
 // "section.key" to a list of values and expands to their cross product, the
 // first key varying slowest; each point is resolved from scratch, so a grid
-// over postgres.version takes each release's defaults.
+// over postgres.version takes each release's defaults. A grid's "chain": true
+// and "order" (scenarios/chain.h) run the points on one host, one after another.
 //
 // Every error is collected and thrown together in one ScenarioError, each
 // naming where the value came from: "/postgres/shared_buffers",
@@ -69,7 +70,11 @@ struct GridPoint {
 
 struct Plan {
   std::vector<std::string> grid_paths;
+  // In running order: the grid's (the first key varying slowest), or a chain's "order".
   std::vector<GridPoint> points;
+  // "chain": true: the points run one after another on one host, each from the
+  // state the previous one left (one warmup, before the first); see chain.h.
+  bool chained = false;
   std::vector<std::string> warnings;  // e.g. pasted settings that ckptsim does not model
   bool is_grid() const { return !grid_paths.empty(); }
 };

@@ -22,7 +22,10 @@ int command_check(const CheckArgs& args) {
   nlohmann::ordered_json points = nlohmann::ordered_json::array();
   for (const auto& point : plan->points)
     points.push_back({{"point", point.name}, {"settings", point.scenario.resolved}});
-  std::cout << nlohmann::ordered_json{{"grid", plan->grid_paths}, {"points", points}}.dump(2) << '\n';
+  nlohmann::ordered_json shown{{"grid", plan->grid_paths}};
+  if (plan->chained) shown["chain"] = true;  // the points below are in the chain's order
+  shown["points"] = points;
+  std::cout << shown.dump(2) << '\n';
   return 0;
 }
 

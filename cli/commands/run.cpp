@@ -40,6 +40,11 @@ int command_run(const RunArgs& args) {
                 << '\n';
       return 2;
     }
+    if (plan->chained) {
+      std::cerr << "error: --crash-at: a power loss in a chained grid would end the host its later points run on; "
+                   "run the point alone, or drop \"chain\"\n";
+      return 2;
+    }
     for (const auto& point : plan->points) {
       const auto& load = point.scenario.pgbench;
       if (load.transactions == 0 && *crash_at > load.duration) {
@@ -50,7 +55,8 @@ int command_run(const RunArgs& args) {
       }
     }
   }
-  if (const auto refusal = memory_refusal(*plan, args.jobs, host_available_mb())) {
+  // A chain runs on one worker, whatever --jobs says (run_plan.h).
+  if (const auto refusal = memory_refusal(*plan, plan->chained ? 1 : args.jobs, host_available_mb())) {
     std::cerr << "error: " << *refusal << '\n';
     return 2;
   }

@@ -21,6 +21,8 @@ std::string grid_html(const ResultsTree& tree, const GridEntry& grid) {
     for (const std::string& path : grid.grid_paths) varied += (varied.empty() ? "" : ", ") + path;
     w.text(", varying " + varied);
   }
+  if (grid.chained)
+    w.text(", chained: the points ran in this order on one host, each from the state the previous left");
   w.text(". ");
   w.element("a", "Compare it with another grid or a run",
             {{"href", page.href(compare_page()) + "?a=" + html::url_of(grid.id())}});

@@ -38,6 +38,7 @@ void grids_table(Page& page, const ResultsTree& tree) {
     w.close("td").element("td", grid.title);
     std::string varied;
     for (const std::string& path : grid.grid_paths) varied += (varied.empty() ? "" : ", ") + path;
+    if (grid.chained) varied += " (chained)";
     w.element("td", varied);
     sortable_cell(w, std::to_string(grid.runs.size()), static_cast<double>(grid.runs.size()));
     w.close("tr");

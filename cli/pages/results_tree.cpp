@@ -80,6 +80,7 @@ void walk(const fs::path& root, const fs::path& relative, ResultsTree& tree) {
                    .points = {},
                    .runs = {}};
     if (index.is_object() && index.value("title", nlohmann::json()).is_string()) grid.title = index["title"];
+    grid.chained = index.is_object() && index.contains("chain");
     tree.grids.push_back(std::move(grid));
   }
   std::vector<fs::path> children;

@@ -43,6 +43,7 @@ struct GridEntry {
   std::vector<std::string> grid_paths;  // the varied settings: summary.csv's leading columns
   std::vector<std::string> points;      // grid.json's point folder names, in grid order
   std::vector<std::size_t> runs;        // its points' runs, in grid order (missing ones left out)
+  bool chained = false;                 // grid.json's "chain": points run one after another on one host
 
   std::string id() const;
 };

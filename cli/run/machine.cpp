@@ -8,8 +8,8 @@ namespace ckptsim::cli {
 
 namespace {
 // The server's log sink is set before anything can log (tables are created next).
-postgres::Server& with_log(postgres::Server& server, analysis::AtomicFile& log) {
-  server.set_log_sink([&log](std::string_view line) { log.out() << line << '\n'; });
+postgres::Server& with_log(postgres::Server& server, std::unique_ptr<analysis::AtomicFile>& log) {
+  server.set_log_sink([&log](std::string_view line) { log->out() << line << '\n'; });
   return server;
 }
 }  // namespace
@@ -20,12 +20,16 @@ Machine::Machine(const scenarios::Scenario& sc, const std::filesystem::path& log
       wal_device(sc.hardware.wal_device.empty() ? nullptr : disk::make_device(sim, sc.wal_device, sc.seed, "wal")),
       kernel(sim, sc.os, os::Memory{sc.hardware.ram, postgres::shared_memory_size(sc.postgres)}, *data_device,
              wal_device.get(), sc.seed),
-      log(log_path),
+      log(std::make_unique<analysis::AtomicFile>(log_path)),
       server(sim, cpus, kernel, sc.postgres, sc.seed),
       tables(with_log(server, log), sc.pgbench.scale),
       pgbench_pid(server.postmaster_pid() +
                   static_cast<int>(sim::Random(sc.seed, "host/pgbench pid").uniform_int(100, 2000))) {
   pgbench::start_state(server, tables, sc.init);
+}
+
+void Machine::open_log(const std::filesystem::path& log_path) {
+  log = std::make_unique<analysis::AtomicFile>(log_path);
 }
 
 }  // namespace ckptsim::cli

@@ -23,6 +23,8 @@ namespace ckptsim::cli {
 struct Machine {
   // postgres.log goes to `log_path` (published when the run commits it).
   Machine(const scenarios::Scenario& scenario, const std::filesystem::path& log_path);
+  // The server's log from now on goes to `log_path` (the next point of a chain).
+  void open_log(const std::filesystem::path& log_path);
   Machine(const Machine&) = delete;
   Machine& operator=(const Machine&) = delete;
 
@@ -31,7 +33,7 @@ struct Machine {
   std::unique_ptr<disk::Device> data_device;
   std::unique_ptr<disk::Device> wal_device;  // null: WAL on the data device
   os::Kernel kernel;
-  analysis::AtomicFile log;
+  std::unique_ptr<analysis::AtomicFile> log;
   postgres::Server server;
   pgbench::PgbenchTables tables;
   // The pgbench process, started after the server (its aggregate logs are named by it).

@@ -75,8 +75,10 @@ void warn_not_drawn(const fs::path& dir, const std::string& why) {
 
 }  // namespace
 
-void write_grid_index(const fs::path& grid_dir, const std::string& title, const std::vector<std::string>& point_names) {
-  const nlohmann::ordered_json index = {{"title", title}, {"points", point_names}};
+void write_grid_index(const fs::path& grid_dir, const std::string& title, const std::vector<std::string>& point_names,
+                      bool chained) {
+  nlohmann::ordered_json index = {{"title", title}, {"points", point_names}};
+  if (chained) index["chain"] = {{"order", point_names}};
   analysis::write_file_atomically(grid_dir / kGridRecord, index.dump(2) + "\n");
 }
 

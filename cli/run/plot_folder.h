@@ -13,9 +13,10 @@
 
 namespace ckptsim::cli {
 
-// grid.json, written by run for a grid.
+// grid.json, written by run for a grid: {"title", "points"} and, for a
+// chained grid, "chain": {"order": the points in the order they ran}.
 void write_grid_index(const std::filesystem::path& grid_dir, const std::string& title,
-                      const std::vector<std::string>& point_names);
+                      const std::vector<std::string>& point_names, bool chained = false);
 
 // Plots DIR (a run folder: progress.csv; or a grid folder: grid.json). A run
 // with nothing to draw (analysis::plot_run) gets a warning on stderr instead

@@ -96,9 +96,14 @@ void empty_point_folder(const fs::path& dir, bool keep_results) {
 
 }  // namespace
 
-std::string run_record(const scenarios::Scenario& scenario, double threshold, std::optional<sim::Duration> crash_at) {
+std::string run_record(const scenarios::Scenario& scenario, double threshold, std::optional<sim::Duration> crash_at,
+                       const std::optional<ChainPlace>& chain) {
   nlohmann::ordered_json record = {{"ckptsim_version", CKPTSIM_VERSION}, {"threshold", threshold}};
   if (crash_at) record["crash_at_s"] = sim::to_seconds(*crash_at);
+  if (chain) {
+    record["chain"] = {{"position", chain->position}, {"of", chain->of}};
+    if (!chain->after.empty()) record["chain"]["after"] = chain->after;
+  }
   record["settings"] = scenario.resolved;
   return record.dump(2) + "\n";
 }

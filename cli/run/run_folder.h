@@ -18,7 +18,8 @@
 // - a grid resumes: a point folder whose summary.json says "complete": true
 //   and whose run.json (the ckptsim version, the --threshold and the point's
 //   resolved settings) equals the new point's is kept as it is; every other
-//   point is run again from an emptied folder.
+//   point is run again from an emptied folder. A chained grid never resumes:
+//   its points start from each other's state, so all of them run again.
 //
 // run.json is written when a point starts, summary.json last of all its files
 // (with "complete": false when the run was stopped), so a folder is complete
@@ -38,9 +39,19 @@
 
 namespace ckptsim::cli {
 
-// The recorded settings of one point: the text of its run.json.
+// A point's place in a chained grid (scenarios/chain.h): 1-based, of how
+// many, and the point it runs after ("" for the first).
+struct ChainPlace {
+  std::size_t position = 0;
+  std::size_t of = 0;
+  std::string after;
+};
+
+// The recorded settings of one point: the text of its run.json. A point of a
+// chained grid records its place: "chain": {"position": 2, "of": 4, "after": NAME}.
 std::string run_record(const scenarios::Scenario& scenario, double threshold,
-                       std::optional<sim::Duration> crash_at = std::nullopt);
+                       std::optional<sim::Duration> crash_at = std::nullopt,
+                       const std::optional<ChainPlace>& chain = std::nullopt);
 
 // What a kept point contributes to its grid, read back from its folder.
 struct KeptPoint {

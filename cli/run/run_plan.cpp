@@ -18,6 +18,7 @@
 #include "analysis/report.h"
 #include "cli/run/grid_progress.h"
 #include "cli/run/plot_folder.h"
+#include "cli/run/run_chain.h"
 #include "cli/run/run_files.h"
 #include "cli/run/run_folder.h"
 #include "cli/run/run_point.h"
@@ -42,7 +43,9 @@ class PointPool {
         kept_(kept),
         n_(plan.points.size()),
         single_(!plan.is_grid()),
-        fractions_(n_) {}
+        fractions_(n_) {
+    if (plan.chained) chain_.emplace();
+  }
 
   // Runs every point on `jobs` threads (this one among them), with a progress bar or lines for a grid.
   void run_all() {
@@ -51,7 +54,8 @@ class PointPool {
                                     : isatty(STDERR_FILENO)   ? GridProgress::Mode::bar
                                                               : GridProgress::Mode::lines;
     progress_.emplace(fractions_, mode);
-    const int jobs = std::clamp<int>(options_.jobs, 1, static_cast<int>(std::max<std::size_t>(n_, 1)));
+    // A chain's points run on one host, one after another: one worker.
+    const int jobs = chain_ ? 1 : std::clamp<int>(options_.jobs, 1, static_cast<int>(std::max<std::size_t>(n_, 1)));
     std::vector<std::thread> pool;
     for (int j = 1; j < jobs; ++j) pool.emplace_back([this] { work(); });
     work();
@@ -86,13 +90,16 @@ class PointPool {
       return "kept";
     }
     if (stop_requested() != StopReason::none) return nullptr;
+    if (chain_ && i > 0 && !ran[i - 1]) return nullptr;  // the host the point needs did not get there
     RunOptions run{.print_progress = single_ && !options_.quiet,
                    .threshold = options_.threshold,
                    .fraction = &fractions_[i],
                    .record = records_[i],
                    .crash_at = options_.crash_at};
     try {
-      outcomes[i] = run_point(plan_.points[i].scenario, single_ ? out_ : out_ / plan_.points[i].name, run);
+      const std::filesystem::path dir = single_ ? out_ : out_ / plan_.points[i].name;
+      outcomes[i] =
+          chain_ ? chain_->run_next(plan_.points[i].scenario, dir, run) : run_point(plan_.points[i].scenario, dir, run);
       ran[i] = outcomes[i].stopped_by == StopReason::none;
       return ran[i] ? "done" : "stopped";
     } catch (const std::exception& e) {
@@ -111,6 +118,7 @@ class PointPool {
   std::vector<std::atomic<double>> fractions_;
   std::atomic<std::size_t> next_{0};
   std::optional<GridProgress> progress_;
+  std::optional<ChainHost> chain_;  // a chained grid's host (run_chain.h)
 };
 
 // The exit code of a plan whose points did not all run to their end (errors
@@ -132,7 +140,10 @@ std::optional<int> unfinished(const scenarios::Plan& plan, const PointPool& pool
   const StopReason why = stop_requested();
   std::cerr << "ckptsim: " << stop_description(why) << ": "
             << (single ? fmt::format("the run stopped early; its {} says \"complete\": false", run_files::kSummaryJson)
-                       : fmt::format("{} of {} points complete; the same command resumes the grid", done, n))
+                : plan.chained ? fmt::format("{} of {} points of the chain complete, the later ones not run; the same "
+                                             "command runs the whole chain again",
+                                             done, n)
+                               : fmt::format("{} of {} points complete; the same command resumes the grid", done, n))
             << '\n';
   return stop_exit_code(why);
 }
@@ -156,7 +167,7 @@ void write_plan_outputs(const scenarios::Plan& plan, const std::filesystem::path
   }
   if (!options.quiet) std::cout << report;
 
-  if (!single) write_grid_index(out, options.title, names);
+  if (!single) write_grid_index(out, options.title, names, plan.chained);
   if (analysis::gnuplot_available()) {
     plot_folder(out, options.title);
   } else if (!options.quiet) {
@@ -169,11 +180,16 @@ void write_plan_outputs(const scenarios::Plan& plan, const std::filesystem::path
 int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, const PlanOptions& options) {
   const std::size_t n = plan.points.size();
   std::vector<std::string> names, records;
-  for (const auto& point : plan.points) {
-    names.push_back(point.name);
-    records.push_back(run_record(point.scenario, options.threshold, options.crash_at));
+  for (std::size_t i = 0; i < n; ++i) {
+    names.push_back(plan.points[i].name);
+    const std::optional<ChainPlace> place =
+        plan.chained ? std::optional<ChainPlace>(ChainPlace{i + 1, n, i > 0 ? plan.points[i - 1].name : ""})
+                     : std::nullopt;
+    records.push_back(run_record(plan.points[i].scenario, options.threshold, options.crash_at, place));
   }
-  const std::vector<std::optional<KeptPoint>> kept = prepare_output(out, names, records, plan.is_grid());
+  // A chain's points depend on each other: none is kept from an earlier run (run_folder.h).
+  const std::vector<std::optional<KeptPoint>> kept =
+      prepare_output(out, names, records, plan.is_grid() && !plan.chained);
 
   PointPool pool(plan, out, options, records, kept);
   pool.run_all();

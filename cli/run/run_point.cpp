@@ -150,7 +150,7 @@ struct Recorders {
   std::optional<AggregateLog> aggregate_log;
 
   Recorders(Machine& m, pgbench::Pgbench& bench, const scenarios::Scenario& sc, std::vector<double>& tps_series,
-            sim::Time origin, const std::filesystem::path& dir, const RunOptions& options)
+            sim::Time origin, const std::filesystem::path& dir, const RunOptions& options, int pgbench_pid)
       : dir_(dir),
         sampler(m.sim, sc.pgbench.progress),
         waits(bench.backends()),
@@ -159,7 +159,7 @@ struct Recorders {
         waits_csv(wired_waits(), dir / run_files::kWaitsCsv),
         io_layers_csv(wired_layers(), dir / run_files::kIoLayersCsv) {
     if (sc.pgbench.aggregate_interval > 0) {
-      aggregate_log.emplace(m.sim, dir, m.pgbench_pid, pgbench::version_num(sc.postgres.version), bench.stats(),
+      aggregate_log.emplace(m.sim, dir, pgbench_pid, pgbench::version_num(sc.postgres.version), bench.stats(),
                             sc.pgbench, origin);
     }
   }
@@ -215,32 +215,48 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   const auto wall_start = std::chrono::steady_clock::now();
   std::filesystem::create_directories(dir);
   analysis::write_file_atomically(dir / run_files::kRunRecord, options.record);
-  std::unique_ptr<Machine> machine;
+  Host host = start_host(sc, dir, options);
+  if (!host.machine) return setup_stopped();
+  Machine& m = *host.machine;
+  m.server.reset_stats();
+  pgbench::Pgbench bench(m.sim, m.cpus, m.server, m.tables, sc.pgbench, sc.seed, "run");
+  return measure_point(m, bench, sc, dir, options, {.pgbench_pid = m.pgbench_pid, .wall_start = wall_start});
+}
+
+RunOutcome setup_stopped() {
+  RunOutcome outcome;
+  outcome.stopped_by = stop_requested();
+  return outcome;
+}
+
+Host start_host(const scenarios::Scenario& sc, const std::filesystem::path& dir, const RunOptions& options) {
+  Host host;
   try {
-    machine = std::make_unique<Machine>(sc, dir / run_files::kPostgresLog);
+    host.machine = std::make_unique<Machine>(sc, dir / run_files::kPostgresLog);
   } catch (const sim::Interrupted&) {
     // Stopped while building pgbench -i's tables: nothing was measured, so the
     // folder holds run.json and a summary.json that says so.
-    RunOutcome outcome;
-    outcome.stopped_by = stop_requested();
-    write_setup_stopped_summary(dir, sc, stop_description(outcome.stopped_by));
-    return outcome;
+    write_setup_stopped_summary(dir, sc, stop_description(stop_requested()));
+    return host;
   }
-  Machine& m = *machine;
+  Machine& m = *host.machine;
   if (options.crash_at) m.server.wal().ledger().track_acknowledged_commits();  // from the first commit on
-  sim::Simulator& sim = m.sim;
   m.server.start();
-  const std::unique_ptr<pgbench::Pgbench> warmup = run_warmup(m, sc);
-  m.server.reset_stats();
+  host.warmup = run_warmup(m, sc);
+  return host;
+}
+
+RunOutcome measure_point(Machine& m, pgbench::Pgbench& bench, const scenarios::Scenario& sc,
+                         const std::filesystem::path& dir, const RunOptions& options, const MeasureContext& context) {
+  sim::Simulator& sim = m.sim;
 
   // The measured run; progress intervals count from its start.
   const sim::Time origin = sim.now();
   const pgbench::PgbenchConfig& load = sc.pgbench;
   const bool by_count = load.transactions > 0;
-  pgbench::Pgbench bench(sim, m.cpus, m.server, m.tables, load, sc.seed, "run");
   const pgbench::TransactionStats& stats = bench.stats();
   std::vector<double> tps_series;
-  Recorders rec(m, bench, sc, tps_series, origin, dir, options);
+  Recorders rec(m, bench, sc, tps_series, origin, dir, options, context.pgbench_pid);
 
   bench.start(by_count ? kForever : origin + load.duration);
   if (by_count) bench.stop_simulator_when_finished();
@@ -252,13 +268,18 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   if (ran_to_end && options.crash_at) write_crash_report(dir, sc, m, sim::to_seconds(*options.crash_at));
   rec.stop();
   const sim::Time finished = sim.now();
+  // The measured run's totals, as pgbench's final summary gives them, taken
+  // before a chain's point lets its pgbench finish its last transactions.
+  const pgbench::TransactionSums total = stats.total();
+  const pgbench::LatencyHistogram latency = stats.total_histogram();
+  const nlohmann::ordered_json wait_totals = rec.waits.summary_json();
+  std::optional<nlohmann::ordered_json> end_state;
+  if (context.at_end) end_state = context.at_end();
   check_invariants(m);
   rec.commit();
   write_checkpoints_csv(dir, m.server, origin);
-  m.log.commit();
+  m.log->commit();
 
-  // The measured run's totals, as pgbench's final summary gives them.
-  const pgbench::TransactionSums& total = stats.total();
   const double measured_s = sim::to_seconds(finished - origin);
   const std::string report = pgbench::final_summary(pgbench::version_num(sc.postgres.version), load, total, measured_s);
   if (options.print_progress) std::cout << report;
@@ -266,19 +287,20 @@ RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path&
   RunOutcome outcome;
   outcome.stability =
       analysis::compute_stability(tps_series, options.threshold, total.transactions, total.skipped, total.late);
-  outcome.events = static_cast<std::int64_t>(sim.events_processed());
+  outcome.events = static_cast<std::int64_t>(sim.events_processed()) - context.events_before;
   outcome.simulated_seconds = sim::to_seconds(finished);
-  const nlohmann::ordered_json wait_totals = rec.waits.summary_json();
   if (!ran_to_end) outcome.stopped_by = stop_requested();
   const MeasuredRun run{total,
-                        stats.total_histogram(),
+                        latency,
                         measured_s,
                         report,
                         wait_totals,
                         ran_to_end ? std::string() : stop_description(outcome.stopped_by),
                         options.crash_at ? std::optional<double>(sim::to_seconds(*options.crash_at)) : std::nullopt,
-                        origin};
-  outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+                        origin,
+                        context.start_state,
+                        end_state};
+  outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - context.wall_start).count();
   write_perf(dir, outcome, run);
   write_summary(dir, sc, run, outcome, m);  // last: its "complete" vouches for every other file
   return outcome;

@@ -10,11 +10,17 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "cli/run/machine.h"
 #include "cli/run/run_outcome.h"
+#include "models/pgbench/pgbench.h"
 #include "scenarios/scenario.h"
 
 namespace ckptsim::cli {
@@ -28,5 +34,37 @@ struct RunOptions {
 };
 
 RunOutcome run_point(const scenarios::Scenario& scenario, const std::filesystem::path& dir, const RunOptions& options);
+
+// A run's host: the machine as pgbench -i left it, the server started, the
+// warmup run (its object outlives it: its last transactions end later). No
+// machine when a stop came while the tables were built: `dir` then holds a
+// summary.json that says so.
+struct Host {
+  std::unique_ptr<Machine> machine;
+  std::unique_ptr<pgbench::Pgbench> warmup;
+};
+Host start_host(const scenarios::Scenario& scenario, const std::filesystem::path& dir, const RunOptions& options);
+// The outcome of a run whose host was stopped during its setup.
+RunOutcome setup_stopped();
+
+// Where a measured pgbench run sits on its host: its process id (the
+// aggregate logs' names), the events the host ran before it, when its wall
+// clock started, and for a point of a chain the state it starts from
+// (summary.json's "start_state", run_chain.h) and what to do when the
+// measured run ends, before its files are committed (a chain's point lets its
+// pgbench exit there and returns the state it leaves: "end_state").
+struct MeasureContext {
+  int pgbench_pid = 0;
+  std::int64_t events_before = 0;
+  std::chrono::steady_clock::time_point wall_start;
+  std::optional<nlohmann::ordered_json> start_state{};
+  std::function<nlohmann::ordered_json()> at_end{};
+};
+
+// The measured part of a run, on a started (and warmed up) host whose
+// statistics were just reset, with a new `bench`: the recorders, the run, and
+// every file of the folder but run.json. `bench` outlives it (its last transactions may end later).
+RunOutcome measure_point(Machine& machine, pgbench::Pgbench& bench, const scenarios::Scenario& scenario,
+                         const std::filesystem::path& dir, const RunOptions& options, const MeasureContext& context);
 
 }  // namespace ckptsim::cli

@@ -65,6 +65,8 @@ void write_summary(const std::filesystem::path& dir, const scenarios::Scenario& 
   if (!run.stopped_by.empty()) summary["stopped_by"] = run.stopped_by;
   if (run.crash_at_s) summary["crash_at_s"] = *run.crash_at_s;  // the figures end at the power loss
   summary["settings"] = sc.resolved;
+  if (run.start_state) summary["start_state"] = *run.start_state;
+  if (run.end_state) summary["end_state"] = *run.end_state;
   summary["pgbench"] = {{"transactions", total.transactions},
                         {"tps", per_second(static_cast<double>(total.transactions), run.duration_s)},
                         {"latency_avg_ms", total.latency_avg_ms()},

@@ -26,6 +26,9 @@ struct MeasuredRun {
   std::string stopped_by;               // empty for a run that went to its end
   std::optional<double> crash_at_s;     // --crash-at: the run ended in a power loss there
   sim::Time origin = 0;                 // the measured run's start: summary times count from it
+  // A chained point's start and end states (run_chain.h): summary.json's "start_state", "end_state".
+  const std::optional<nlohmann::ordered_json>& start_state;
+  const std::optional<nlohmann::ordered_json>& end_state;
 };
 
 // summary.json's pgbench.latency_ms: the whole run's p50, p90, p99 and p99.9 in ms

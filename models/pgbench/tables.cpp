@@ -63,4 +63,10 @@ std::int64_t PgbenchTables::database_blocks(std::int64_t s) {
          ceil_div(s, kSmallRowsPerPage) + BtreeShape(s).blocks();
 }
 
+std::int64_t PgbenchTables::history_rows(postgres::Server& server) const {
+  const postgres::Relation& r = server.relations().rel(history);
+  if (r.nblocks == 0) return 0;
+  return (r.nblocks - 1) * kHistoryRowsPerPage + std::min<std::int64_t>(r.last_page_tuples, kHistoryRowsPerPage);
+}
+
 }  // namespace ckptsim::pgbench

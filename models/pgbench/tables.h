@@ -75,6 +75,9 @@ struct PgbenchTables {
 
   static std::int64_t account_block(std::int64_t aid) { return aid / kAccountsPerPage; }  // 0-based
   static std::int64_t small_row_block(std::int64_t row) { return row / kSmallRowsPerPage; }
+  // SELECT count(*) FROM pgbench_history: one row per simple-update / tpcb
+  // transaction since pgbench -i (kHistoryRowsPerPage to a page).
+  std::int64_t history_rows(postgres::Server& server) const;
   // Pages of the database as pgbench -i leaves it.
   static std::int64_t database_blocks(std::int64_t scale);
 };

@@ -10,11 +10,15 @@ namespace ckptsim::postgres {
 CheckpointSchedule::CheckpointSchedule(const sim::Simulator& sim, const Wal& wal, const PostgresConfig& config,
                                        Version version)
     : sim_(sim), wal_(wal), config_(config) {
+  recalculate(version);
+}
+
+void CheckpointSchedule::recalculate(Version version) {
   if (version.has_max_wal_size()) {
-    const double segs = static_cast<double>(config.max_wal_size / kWalSegmentBytes);
-    cps_ = static_cast<std::int64_t>(segs / (version.cps_divisor_base() + config.checkpoint_completion_target));
+    const double segs = static_cast<double>(config_.max_wal_size / kWalSegmentBytes);
+    cps_ = static_cast<std::int64_t>(segs / (version.cps_divisor_base() + config_.checkpoint_completion_target));
   } else {
-    cps_ = config.checkpoint_segments;
+    cps_ = config_.checkpoint_segments;
   }
   cps_ = std::max<std::int64_t>(cps_, 1);
 }

@@ -25,6 +25,9 @@ class CheckpointSchedule {
 
   // CheckPointSegments for the version and settings.
   std::int64_t checkpoint_segments() const noexcept { return cps_; }
+  // CalculateCheckpointSegments again, as the assign hooks of max_wal_size and
+  // checkpoint_completion_target do when a reload changes them.
+  void recalculate(Version version);
   // A checkpoint starts now, at the WAL's insert position, at `start_seconds` (time(NULL)).
   void start(std::int64_t start_seconds);
   // IsCheckpointOnSchedule for the write phase's progress (0..1).

@@ -48,6 +48,12 @@ class Checkpointer {
   void request(int flags);
   // SetLatch only: absorb the request queue soon (a sender found it half full).
   void wake() { latch_.set(); }
+  // After a reload (Server::reload): CheckPointSegments recalculated, and the
+  // latch set as SIGHUP's handler does, so the main loop re-reads checkpoint_timeout.
+  void reload() {
+    schedule_.recalculate(version_);
+    latch_.set();
+  }
   // XLogWrite's check after a finished segment.
   void wal_segment_finished(std::int64_t segno);
 

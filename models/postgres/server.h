@@ -65,6 +65,16 @@ class Server {
   // A new, empty file on the data volume with room for `max_bytes`, appended
   // to by a new process `process` of the host that is not the server's (host_file.h).
   std::unique_ptr<HostFile> create_host_file(std::string_view name, std::string process, std::int64_t max_bytes);
+  // pg_ctl reload: the postmaster re-reads postgresql.conf and signals its
+  // children (SIGHUP), each of which runs ProcessConfigFile at its next loop
+  // (guc-file.l; CheckpointerMain, BackgroundWriterMain). Takes from `config`
+  // the settings a reload may change (context sighup, superuser, user: the
+  // checkpoint, bgwriter, WAL writer, commit and flush_after settings);
+  // shared_buffers, wal_buffers and the version (postmaster context) stay, and
+  // so does fsync, which this model reads at start only. The checkpointer's
+  // and the bgwriter's latches are set, as the signal handler does.
+  // Connections opened later take backend_flush_after and synchronous_commit.
+  void reload(const PostgresConfig& config);
   // pg_stat_reset_shared('bgwriter') + pg_stat_reset() + WAL stats.
   void reset_stats();
   // CHECKPOINT (immediate, force, wait: not paced) or a spread request (force).

@@ -16,6 +16,11 @@ WritebackContext::WritebackContext(Relations& rels, std::int64_t flush_after_pag
   pending_.reserve(static_cast<std::size_t>(limit_));
 }
 
+void WritebackContext::set_flush_after(std::int64_t flush_after_pages) {
+  limit_ = std::clamp<std::int64_t>(flush_after_pages, 0, 256);
+  pending_.reserve(static_cast<std::size_t>(limit_));
+}
+
 sim::Task<> WritebackContext::schedule(const PgProc& proc, RelationId rel, std::int64_t block) {
   if (limit_ <= 0) co_return;
   pending_.push_back(BufferTag{rel, block});

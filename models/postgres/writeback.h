@@ -33,6 +33,9 @@ class WritebackContext {
   sim::Task<> issue(const PgProc& proc);
 
   std::int64_t flush_after() const noexcept { return limit_; }
+  // A reload's new *_flush_after: bufmgr.c's context points at the GUC
+  // variable, so the next ScheduleBufferTagForWriteback compares against it.
+  void set_flush_after(std::int64_t flush_after_pages);
   std::int64_t calls() const noexcept { return calls_; }
 
  private:
