@@ -150,3 +150,19 @@ TEST_CASE("3.2's flusher writes 4 MB of a file per visit while the device's band
     }
   }
 }
+
+TEST_CASE("ext4-da: a whole-file fsync leaves writeback_index at 0, so the next pass starts at the head") {
+  Machine m(linux_3_2(WritepagesScan::Ext4Da), kSmall);
+  OsTask& t = m.kernel.new_task("backend");
+  const FileId f = m.kernel.create("rel", Volume::Data, 1000, 1000);
+  m.run([&]() -> sim::Task<> { co_await m.kernel.write(t, f, 0, 500); });
+  REQUIRE(pass(m, f, 500) == 500);  // writeback_index = 500
+  m.run([&]() -> sim::Task<> {
+    co_await m.kernel.write(t, f, 600, 1);
+    co_await m.kernel.fsync(t, f);  // its last write_cache_pages_da call found nothing from 0: done_index 0
+    co_await m.kernel.write(t, f, 100, 10);
+    co_await m.kernel.write(t, f, 700, 10);
+  });
+  CHECK(pass(m, f, 512) == 20);  // from 0: 100..109, then 700..709
+  CHECK(m.kernel.dirty_pages() == 0);
+}
