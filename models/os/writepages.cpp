@@ -22,6 +22,7 @@ struct Writepages::Pass {
   OsTask* task;
   sim::StateClock<IoLayer>* layers;
   bool da_writepages;
+  bool ext4_da;  // ext4_da_writepages' loop (os.writepages_scan "ext4-da")
   bool rescan;
   std::int64_t start, end, range_start, range_end;
   std::int64_t index;
@@ -75,6 +76,7 @@ Writepages::Pass Writepages::start_pass(Inode& in, const WritebackControl& wbc, 
               .task = task,
               .layers = task != nullptr ? &task->io_layers : nullptr,
               .da_writepages = da_writepages,
+              .ext4_da = ext4_da,
               // With PAGECACHE_TAG_TOWRITE (WB_SYNC_ALL) a lookup from the start finds
               // only blocks not yet written: the same as scanning on.
               .rescan = ext4_da && wbc.sync_mode == SyncMode::None,
@@ -93,7 +95,7 @@ Writepages::Pass Writepages::start_pass(Inode& in, const WritebackControl& wbc, 
 // The next dirty block from the scan's index; a cyclic scan wraps once to
 // the start of the file (ext4-da: only when the pass has written nothing,
 // ext4_da_writepages' `!io_done && !cycled`). False when the range is done.
-bool Writepages::next_dirty_block(Pass& p, std::int64_t& b) const {
+bool Writepages::next_dirty_block(Pass& p, std::int64_t& b) {
   for (;;) {
     b = p.in.next_dirty(p.index, p.end);
     if (b < p.end) {
@@ -101,7 +103,7 @@ bool Writepages::next_dirty_block(Pass& p, std::int64_t& b) const {
       return true;
     }
     if (p.wrapped) return false;
-    if (config_.writepages_scan == WritepagesScan::Ext4Da && p.da_writepages && p.written > 0) return false;
+    if (p.ext4_da && p.written > 0) return false;
     p.wrapped = true;
     p.end = p.start;
     p.index = p.call_start = p.done_index = p.range_start;
@@ -223,9 +225,9 @@ sim::Task<std::int64_t> Writepages::write_pages(Inode& in, const WritebackContro
 // one with budget left (an fsync); a pass that ran out of blocks ended with a
 // call that found none, whose done_index is where that call started, so a pass
 // that wrote up to the end of the file starts the next one where it started.
-void Writepages::update_writeback_index(Pass& p) const {
+void Writepages::update_writeback_index(Pass& p) {
   const WritebackControl& wbc = p.wbc;
-  if (config_.writepages_scan == WritepagesScan::WriteCachePages || !p.da_writepages) {
+  if (!p.ext4_da) {
     if (wbc.range_cyclic) p.in.writeback_index = p.index >= p.range_end ? 0 : p.index;
     return;
   }

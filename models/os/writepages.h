@@ -82,10 +82,10 @@ class Writepages final : public WritebackHost, public OrderedDataWriter, private
   struct Pass;
   Pass start_pass(Inode& inode, const WritebackControl& wbc, Plug& plug);
   static std::int64_t num_dirty_delayed(const Inode& inode, std::int64_t from);
-  bool next_dirty_block(Pass& pass, std::int64_t& b) const;
+  static bool next_dirty_block(Pass& pass, std::int64_t& b);
   sim::Task<> submit(Pass& pass);
   sim::Task<> end_extent(Pass& pass);
-  void update_writeback_index(Pass& pass) const;
+  static void update_writeback_index(Pass& pass);
   sim::Task<> wait_on_page_writeback(Pass& pass, std::int64_t b);
   void map_delayed_block(Inode& inode, std::int64_t b);
   void write_block(Pass& pass, std::int64_t b, bool joins);
