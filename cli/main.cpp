@@ -187,7 +187,7 @@ int main(int argc, char** argv) {
 
   DevbenchArgs devbench;
   auto* devbench_cmd = app.add_subcommand("devbench", "fio-like jobs against a device through the block layer");
-  devbench_cmd->add_option("preset", devbench.preset, "Device preset (see `ckptsim presets`; default: the scenario's)");
+  devbench_cmd->add_option("preset", devbench.preset, "Device preset (see `ckptsim presets`; default: raid1-hdd-7200)");
   devbench_cmd->add_option("--set", devbench.sets, "Override a setting, e.g. --set device.command_setup=0.3ms")
       ->take_all()
       ->allow_extra_args(false);
