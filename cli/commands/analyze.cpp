@@ -32,7 +32,8 @@ int command_analyze(const AnalyzeArgs& args) {
             << fmt::format("min q1 median q3 max  {:.1f} {:.1f} {:.1f} {:.1f} {:.1f}\n", s.tps_min, s.tps_q1,
                            s.tps_median, s.tps_q3, s.tps_max)
             << fmt::format("skipped / late        {} / {}\n", pct_or_na(j.input.has_skipped, s.skipped_pct),
-                           pct_or_na(j.input.has_late, s.late_pct));
+                           pct_or_na(j.input.has_late, s.late_pct))
+            << fmt::format("failed                {}\n", failed_or_na(j.input));
   return 0;
 }
 

@@ -78,7 +78,8 @@ int command_compare(const CompareArgs& args) {
                       row.is_pct ? fmt::format("{:.1f}%", b) : fmt::format("{:.1f}", b), difference(a, b, row.is_pct));
   }
   std::cout << line("skipped", pct_or_na(real.input.has_skipped, real.stability.skipped_pct),
-                    pct_or_na(simulated.input.has_skipped, simulated.stability.skipped_pct), "");
+                    pct_or_na(simulated.input.has_skipped, simulated.stability.skipped_pct), "")
+            << line("failed", failed_or_na(real.input), failed_or_na(simulated.input), "");
   if (real.input.interval_s != simulated.input.interval_s) {
     std::cerr << "warning: the two runs have different intervals (" << real.input.interval_s << " s and "
               << simulated.input.interval_s << " s): their stability figures are not on the same terms\n";
