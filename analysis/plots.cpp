@@ -25,6 +25,7 @@
 #include <iterator>
 #include <stdexcept>
 #include <system_error>
+#include <utility>
 
 #include "analysis/atomic_file.h"
 #include "analysis/csv.h"
@@ -465,6 +466,33 @@ void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeri
   }
   write_file_atomically(grid_dir / names.script, script);
   if (gnuplot_available()) render(grid_dir, names.script, outputs);
+}
+
+void plot_compare(const std::filesystem::path& out_dir, const CompareSeries& real, const CompareSeries& simulated,
+                  const std::filesystem::path& simulated_checkpoints, const std::string& title,
+                  const ComparePlotNames& names) {
+  const std::vector<std::string> outputs = {names.png, names.svg};
+  std::string script =
+      preamble(names.script, "a real run's tps beside a simulated one's", fmt::format("{}", fmt::join(outputs, ", ")));
+  script += "set datafile separator whitespace\nset key noautotitle  # the first row is data, not a header\n";
+  for (const auto& [block, series] : {std::pair{"$real", &real}, std::pair{"$simulated", &simulated}}) {
+    script += fmt::format("{} << EOD\n", block);
+    for (std::size_t i = 0; i < series->tps.size(); ++i) {
+      script += fmt::format("{:g} {:g}\n", static_cast<double>(i + 1) * series->interval_s, series->tps[i]);
+    }
+    script += "EOD\n";
+  }
+  script += fmt::format("set title {}\nset key outside below vertical\n\n", gp_quote(title));
+  script += "# The simulated run's checkpoints: write phase light, sync phase dark, each start dashed.\n" +
+            checkpoint_shading(simulated_checkpoints) + "\n";
+  const std::string plot = fmt::format(
+      "plot $real using 1:2 with lines lw 1.5 lc rgb '#2166ac' title {}, \\\n"
+      "     $simulated using 1:2 with lines lw 1.5 lc rgb '#b2182b' title {}\n",
+      gp_quote(real.title), gp_quote(simulated.title));
+  script += terminal("pngcairo", kHeight + 60, names.png) + plot + "\n";
+  script += terminal("svg", kHeight + 60, names.svg) + "replot\nunset output\n";
+  write_file_atomically(out_dir / names.script, script);
+  if (gnuplot_available()) render(out_dir, names.script, outputs);
 }
 
 }  // namespace ckptsim::analysis

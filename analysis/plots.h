@@ -83,4 +83,23 @@ std::string plot_run(const std::filesystem::path& run_dir, const std::string& ti
 void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeries>& points, const std::string& title,
                const GridPlotNames& names);
 
+// One run's tps per interval for plot_compare: interval i ends at (i + 1) * interval_s.
+struct CompareSeries {
+  std::string title;  // the key's entry: the run and its stability figures
+  double interval_s = 1;
+  std::vector<double> tps;
+};
+struct ComparePlotNames {
+  std::string script, png, svg;  // compare.gp, compare.png, compare.svg
+};
+
+// out_dir/compare.gp, compare.png and compare.svg: a real run's and a
+// simulated run's tps per interval on one time axis, the simulated run's
+// checkpoints (simulated_checkpoints, when that file exists) shaded as in its
+// own plots. The series are written into the script (datablocks), so it
+// re-runs without the logs it was drawn from.
+void plot_compare(const std::filesystem::path& out_dir, const CompareSeries& real, const CompareSeries& simulated,
+                  const std::filesystem::path& simulated_checkpoints, const std::string& title,
+                  const ComparePlotNames& names);
+
 }  // namespace ckptsim::analysis

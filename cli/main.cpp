@@ -137,7 +137,11 @@ CLI::App* add_compare(CLI::App& app, CompareArgs& compare) {
       ->required();
   cmd->add_option("--threshold", compare.threshold, "tps below which an interval counts as a stall")
       ->check(kTpsThreshold);
-  cmd->add_option("--interval", compare.interval_s, "Interval in seconds (default: inferred)")->check(kPositiveSeconds);
+  cmd->add_option("--interval", compare.interval_s,
+                  "Interval in seconds (default: inferred; a multiple of a log's own merges its intervals)")
+      ->check(kPositiveSeconds);
+  cmd->add_option("--out", compare.out,
+                  fmt::format("Folder for {} and {} (default: the working folder)", kComparePng, kCompareSvg));
   cmd->add_flag("--json", compare.json, "Print the figures as JSON");
   return cmd;
 }
