@@ -75,10 +75,12 @@ struct PlotSeries {
 std::string plot_run(const std::filesystem::path& run_dir, const std::string& title, const RunPlotNames& names);
 
 // grid_dir/plot.gp, tps-overlay.png/.svg (every point's tps, thin, and its
-// moving average, bold; the legend below the data), tps-grid.png (small
+// moving average, bold; the legend below the data; beyond 8 points, stacked
+// panels of at most 8 lines on shared axes, the points numbered), tps-grid.png (small
 // multiples: one panel per point in two columns, in the given order, on shared
 // axes, each shaded with its checkpoints) and stability.png (bars of tps mean
-// ± stddev and of the percentage of intervals below the threshold).
+// ± stddev and of the percentage of intervals below the threshold; beyond 8
+// points numbered, the names listed beside the charts, so labels never collide).
 // Does nothing for an empty list.
 void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeries>& points, const std::string& title,
                const GridPlotNames& names);
