@@ -68,6 +68,9 @@ PgbenchReadings read_progress_log(std::istream& in, const std::filesystem::path&
     if (!line.starts_with("progress: ")) continue;
     const ProgressLine p = parse_progress_line(line, name, number);
     any_failed_field |= p.has_failed;
+    if (__builtin_add_overflow(out.failed, p.failed, &out.failed)) {
+      fail_at(name, number, "the failed transactions up to here are more than a 64-bit count holds");
+    }
     if (p.has_skipped) {
       out.has_skipped = true;
       if (__builtin_add_overflow(out.skipped, p.skipped, &out.skipped)) {
@@ -94,6 +97,7 @@ PgbenchReadings read_progress_log(std::istream& in, const std::filesystem::path&
     if (r.time_s > previous) add_count(out.transactions, r.tps * (r.time_s - previous), name, r.line);
     previous = std::max(previous, r.time_s);
   }
+  out.has_failed = any_failed_field;
   out.format = any_failed_field ? "pgbench -P log (15+)" : "pgbench -P log (9.4-14)";
   out.time_label = TimeLabel::kPrintedAfterEnd;
   return out;
@@ -118,6 +122,7 @@ PgbenchReadings read_aggregate_streams(const std::vector<NamedLog>& logs, double
   };
   std::map<std::int64_t, Interval> intervals;
   std::size_t columns = 0;
+  std::int64_t failed = 0;  // 15+: serialization_failures + deadlock_failures, the last two columns
   if (logs.empty()) throw std::invalid_argument("read_aggregate_streams: no log");
   for (const auto& [file, in] : logs) {
     std::string line;
@@ -144,6 +149,13 @@ PgbenchReadings read_aggregate_streams(const std::vector<NamedLog>& logs, double
           (words.size() >= 11 && !parse_int(words[10], skipped))) {
         fail_at(file, number, "interval_start, num_transactions and skipped must be whole numbers");
       }
+      std::int64_t serialization = 0, deadlock = 0;
+      if (words.size() == 15 && (!parse_int(words[13], serialization) || !parse_int(words[14], deadlock))) {
+        fail_at(file, number, "serialization_failures and deadlock_failures must be whole numbers");
+      }
+      if (__builtin_add_overflow(failed, serialization, &failed) || __builtin_add_overflow(failed, deadlock, &failed)) {
+        fail_at(file, number, "the failed transactions up to here are more than a 64-bit count holds");
+      }
       Interval& interval = intervals[start];
       if (interval.line == 0) interval.line = number;
       if (__builtin_add_overflow(interval.transactions, transactions, &interval.transactions) ||
@@ -157,6 +169,8 @@ PgbenchReadings read_aggregate_streams(const std::vector<NamedLog>& logs, double
 
   PgbenchReadings out;
   out.has_skipped = columns >= 11;
+  out.has_failed = columns == 15;
+  out.failed = failed;
   out.format = columns == 15 ? "pgbench aggregate log (15+)" : "pgbench aggregate log (9.3-14)";
   const std::int64_t run_start = intervals.begin()->first;
   std::vector<TimedTps> starts;

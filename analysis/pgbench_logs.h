@@ -11,7 +11,8 @@
 //   aggregate log lines, one file per thread (pgbench_log.PID, .PID.1, ...):
 //     9.3-14  interval_start num_tx sum_lat sum_lat2 min_lat max_lat
 //             [sum_lag sum_lag2 min_lag max_lag [skipped]]
-//     15+     15 columns, the unused ones 0, skipped at the same place.
+//     15+     15 columns, the unused ones 0, skipped at the same place, then
+//             retried retries serialization_failures deadlock_failures.
 // Lines that are not -P lines (the banner, "starting vacuum...", the final
 // summary when stdout and stderr were captured together) are passed over.
 //
@@ -34,8 +35,10 @@ struct PgbenchReadings {
   double interval_s = 0;           // what the log was written at (-P, --aggregate-interval): most_common_step
   std::int64_t transactions = 0;
   std::int64_t skipped = 0;
-  bool has_skipped = false;                             // the file reports skipped transactions (-R with -L)
-  std::string format;                                   // e.g. "pgbench -P log (15+)"
+  bool has_skipped = false;  // the file reports skipped transactions (-R with -L)
+  std::int64_t failed = 0;   // 15+: ", N failed" of -P; serialization_failures + deadlock_failures of the log
+  bool has_failed = false;   // the file reports failures (pgbench 15+)
+  std::string format;        // e.g. "pgbench -P log (15+)"
   TimeLabel time_label = TimeLabel::kNearestGridPoint;  // -P lines: kPrintedAfterEnd
 };
 

@@ -25,6 +25,7 @@
 #include <iterator>
 #include <stdexcept>
 #include <system_error>
+#include <utility>
 
 #include "analysis/atomic_file.h"
 #include "analysis/csv.h"
@@ -36,9 +37,11 @@ namespace ckptsim::analysis {
 namespace {
 
 constexpr int kWidth = 1200;
-constexpr int kHeight = 500;           // one tps plot
-constexpr int kPanelHeight = 260;      // one panel of a stacked plot
-constexpr int kGridPanelHeight = 340;  // one point of a grid's small multiples
+constexpr int kHeight = 500;              // one tps plot
+constexpr int kPanelHeight = 260;         // one panel of a stacked plot
+constexpr int kGridPanelHeight = 340;     // one point of a grid's small multiples
+constexpr std::size_t kOverlayLines = 8;  // lines one overlay panel can show apart (colours, key)
+constexpr std::size_t kNamedBars = 8;     // stability bars labelled by name; more are numbered
 
 // A gnuplot single-quoted string: no escapes are processed except '' for '.
 std::string gp_quote(std::string_view text) {
@@ -412,17 +415,42 @@ void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeri
       "if (!exists(\"ma_span\")) ma_span = 10\n"
       "ma_a = ma_span > 1 ? 2.0 / (ma_span + 1) : 1\n"
       "ema(x) = (ema_v = column(0) == 0 ? x : ma_a * x + (1 - ma_a) * ema_v, ema_v)\n"
-      "set key outside below horizontal\n";
-  script += terminal("pngcairo", kHeight + 40 * static_cast<int>((points.size() + 2) / 3), names.overlay_png);
-  script += "plot ";
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    script += fmt::format(
-        "{}{} using (column(\"time_s\")):(column(\"tps\")) with lines lw 0.5 lc {} notitle, \\\n"
-        "     {} using (column(\"time_s\")):(ema(column(\"tps\"))) with lines lw 2.5 lc {} title {}",
-        i > 0 ? ", \\\n     " : "", gp_quote(files[i]), i + 1, gp_quote(files[i]), i + 1, gp_quote(points[i].title));
+      "set key outside below vertical maxcols 1 font ',9'\n";  // one column: long point names fit
+  // At most kOverlayLines lines to a panel: beyond that the colours repeat and
+  // no line can be followed, so the points are dealt into panels stacked on
+  // shared axes (small multiples of overlays), each with its own key.
+  const std::size_t panels = (points.size() + kOverlayLines - 1) / kOverlayLines;
+  const std::size_t per_panel = (points.size() + panels - 1) / panels;
+  const int overlay_height = static_cast<int>(panels) * (kHeight + 18 * static_cast<int>(per_panel));
+  std::string overlay;
+  if (panels > 1) {
+    overlay += "stats_x = 0\n";
+    for (const std::string& file : files) {
+      overlay += fmt::format("stats {} using (column(\"time_s\")):(column(\"tps\")) nooutput\n", gp_quote(file));
+      overlay +=
+          "stats_x = STATS_max_x > stats_x ? STATS_max_x : stats_x\nstats_y = STATS_max_y > stats_y ? "
+          "STATS_max_y : stats_y\n";
+    }
+    overlay = "stats_y = 0\n" + overlay + "set xrange [0:stats_x]\nset yrange [0:stats_y * 1.05 + 1]\n";
+    overlay += fmt::format("set multiplot layout {},1 title {}\n", panels, gp_quote(title));
   }
-  script += "\n\n" + terminal("svg", kHeight + 40 * static_cast<int>((points.size() + 2) / 3), names.overlay_svg);
-  script += "replot\nunset output\nset key default\nset key autotitle columnhead\n\n";
+  for (std::size_t first = 0; first < points.size(); first += per_panel) {
+    const std::size_t last = std::min(points.size(), first + per_panel);
+    if (panels > 1) overlay += fmt::format("set title 'points {} to {} of {}'\n", first + 1, last, points.size());
+    overlay += "plot ";
+    for (std::size_t i = first; i < last; ++i) {
+      overlay += fmt::format(
+          "{}{} using (column(\"time_s\")):(column(\"tps\")) with lines lw 0.5 lc {} notitle, \\\n"
+          "     {} using (column(\"time_s\")):(ema(column(\"tps\"))) with lines lw 2.5 lc {} title {}",
+          i > first ? ", \\\n     " : "", gp_quote(files[i]), i - first + 1, gp_quote(files[i]), i - first + 1,
+          gp_quote(panels > 1 ? fmt::format("{}  {}", i + 1, points[i].title) : points[i].title));
+    }
+    overlay += "\n";
+  }
+  if (panels > 1) overlay += "unset multiplot\nset xrange [*:*]\nset yrange [0:*]\nset title " + gp_quote(title) + "\n";
+  script += terminal("pngcairo", overlay_height, names.overlay_png) + overlay;
+  script += "\n" + terminal("svg", overlay_height, names.overlay_svg) + overlay;
+  script += "unset output\nset key default\nset key autotitle columnhead\n\n";
 
   script += "# Small multiples: one panel per point, two columns, on shared axes so that they compare at a glance.\n";
   script += "xmax = 0\nymax = 0\n";
@@ -443,28 +471,77 @@ void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeri
   script += "unset multiplot\nunset output\nunset object\nunset arrow\nunset label\nset xrange [*:*]\n";
 
   if (bars) {
+    // Many bars: numbered, the names listed beside the charts, so that no
+    // two labels collide however long the names.
+    const bool numbered = points.size() > kNamedBars;
     script += "\n# The grid's stability figures, one bar per point.\n$stability << EOD\n";
-    for (const PlotSeries& p : points) {
-      std::string label = p.title;  // a datablock field in double quotes: none inside
+    std::string legend;  // "1  name\n2  name...", a gnuplot double-quoted string
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const PlotSeries& p = points[i];
+      std::string label = numbered ? std::to_string(i + 1) : p.title;  // a datablock field in double quotes
       std::replace(label.begin(), label.end(), '"', '\'');
       script += fmt::format("\"{}\" {} {} {}\n", label, p.stability->tps_mean, p.stability->tps_stddev,
                             p.stability->pct_below_threshold);
+      std::string name;
+      for (char c : p.title) name += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+      legend += fmt::format("{}{}  {}", i > 0 ? "\\n" : "", i + 1, name);
     }
     script += "EOD\n";
-    script += terminal("pngcairo", 2 * kGridPanelHeight + 160, names.stability_png);
+    const int bars_height = std::max(2 * kGridPanelHeight + 160, 14 * static_cast<int>(points.size()) + 160);
+    if (numbered) {
+      script += fmt::format("set terminal pngcairo size {},{} noenhanced\nset output \"{}\".suffix\n", 2 * kWidth,
+                            bars_height, names.stability_png);
+      script += fmt::format(
+          "set rmargin at screen 0.55\nset label 1000 \"{}\" at screen 0.57, screen 0.94 left "
+          "font ',8' noenhanced\n",
+          legend);
+    } else {
+      script += terminal("pngcairo", bars_height, names.stability_png);
+    }
     script += fmt::format(
         "set datafile separator whitespace\nset key noautotitle\n"  // the first row is data, not a header
         "set multiplot layout 2,1 title {}\nset style fill solid 0.6 border -1\nset boxwidth 0.6\n"
-        "set xtics rotate by -15 left noenhanced font ',9'\nset xrange [-0.6:{}]\nset yrange [0:*]\nset xlabel ''\n"
+        "set xrange [-0.6:{}]\nset yrange [0:*]\nset xlabel ''\n{}\n"
         "set title 'tps mean ± stddev over the intervals'\nset ylabel 'tps'\n"
         "plot $stability using 0:2:3:xtic(1) with boxerrorbars notitle\n"
+        "unset label 1000\n"
         "set title sprintf('percent of intervals below %g tps', {})\nset ylabel '%'\nset yrange [0:100]\n"
         "plot $stability using 0:4:xtic(1) with boxes notitle\n"
-        "unset multiplot\nunset output\nset datafile separator \",\"\nset key autotitle columnhead\n",
-        gp_quote(title), static_cast<double>(points.size()) - 0.4, points.front().stability->threshold);
+        "unset multiplot\nunset output\nunset rmargin\nset datafile separator \",\"\nset key autotitle columnhead\n",
+        gp_quote(title), static_cast<double>(points.size()) - 0.4,
+        numbered ? "set xtics norotate noenhanced font ',9'\nset xlabel 'point (numbered as listed on the right)'"
+                 : "set xtics rotate by -15 left noenhanced font ',9'",
+        points.front().stability->threshold);
   }
   write_file_atomically(grid_dir / names.script, script);
   if (gnuplot_available()) render(grid_dir, names.script, outputs);
+}
+
+void plot_compare(const std::filesystem::path& out_dir, const CompareSeries& real, const CompareSeries& simulated,
+                  const std::filesystem::path& simulated_checkpoints, const std::string& title,
+                  const ComparePlotNames& names) {
+  const std::vector<std::string> outputs = {names.png, names.svg};
+  std::string script =
+      preamble(names.script, "a real run's tps beside a simulated one's", fmt::format("{}", fmt::join(outputs, ", ")));
+  script += "set datafile separator whitespace\nset key noautotitle  # the first row is data, not a header\n";
+  for (const auto& [block, series] : {std::pair{"$real", &real}, std::pair{"$simulated", &simulated}}) {
+    script += fmt::format("{} << EOD\n", block);
+    for (std::size_t i = 0; i < series->tps.size(); ++i) {
+      script += fmt::format("{:g} {:g}\n", static_cast<double>(i + 1) * series->interval_s, series->tps[i]);
+    }
+    script += "EOD\n";
+  }
+  script += fmt::format("set title {}\nset key outside below vertical\n\n", gp_quote(title));
+  script += "# The simulated run's checkpoints: write phase light, sync phase dark, each start dashed.\n" +
+            checkpoint_shading(simulated_checkpoints) + "\n";
+  const std::string plot = fmt::format(
+      "plot $real using 1:2 with lines lw 1.5 lc rgb '#2166ac' title {}, \\\n"
+      "     $simulated using 1:2 with lines lw 1.5 lc rgb '#b2182b' title {}\n",
+      gp_quote(real.title), gp_quote(simulated.title));
+  script += terminal("pngcairo", kHeight + 60, names.png) + plot + "\n";
+  script += terminal("svg", kHeight + 60, names.svg) + "replot\nunset output\n";
+  write_file_atomically(out_dir / names.script, script);
+  if (gnuplot_available()) render(out_dir, names.script, outputs);
 }
 
 }  // namespace ckptsim::analysis

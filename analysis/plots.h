@@ -75,12 +75,33 @@ struct PlotSeries {
 std::string plot_run(const std::filesystem::path& run_dir, const std::string& title, const RunPlotNames& names);
 
 // grid_dir/plot.gp, tps-overlay.png/.svg (every point's tps, thin, and its
-// moving average, bold; the legend below the data), tps-grid.png (small
+// moving average, bold; the legend below the data; beyond 8 points, stacked
+// panels of at most 8 lines on shared axes, the points numbered), tps-grid.png (small
 // multiples: one panel per point in two columns, in the given order, on shared
 // axes, each shaded with its checkpoints) and stability.png (bars of tps mean
-// ± stddev and of the percentage of intervals below the threshold).
+// ± stddev and of the percentage of intervals below the threshold; beyond 8
+// points numbered, the names listed beside the charts, so labels never collide).
 // Does nothing for an empty list.
 void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeries>& points, const std::string& title,
                const GridPlotNames& names);
+
+// One run's tps per interval for plot_compare: interval i ends at (i + 1) * interval_s.
+struct CompareSeries {
+  std::string title;  // the key's entry: the run and its stability figures
+  double interval_s = 1;
+  std::vector<double> tps;
+};
+struct ComparePlotNames {
+  std::string script, png, svg;  // compare.gp, compare.png, compare.svg
+};
+
+// out_dir/compare.gp, compare.png and compare.svg: a real run's and a
+// simulated run's tps per interval on one time axis, the simulated run's
+// checkpoints (simulated_checkpoints, when that file exists) shaded as in its
+// own plots. The series are written into the script (datablocks), so it
+// re-runs without the logs it was drawn from.
+void plot_compare(const std::filesystem::path& out_dir, const CompareSeries& real, const CompareSeries& simulated,
+                  const std::filesystem::path& simulated_checkpoints, const std::string& title,
+                  const ComparePlotNames& names);
 
 }  // namespace ckptsim::analysis

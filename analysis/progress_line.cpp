@@ -135,7 +135,7 @@ ProgressLine parse_progress_line(std::string_view line, const std::filesystem::p
     if (in.at(" failed")) {
       next(kFailed);
       in.expect(" failed");
-      (void)in.count(n, "failed");
+      out.failed = in.count(n, "failed");
       out.has_failed = true;
     } else if (in.at(" skipped")) {
       next(kSkipped);

@@ -25,6 +25,7 @@ struct ProgressLine {
   double time_s = 0;  // as printed: seconds since the start, or epoch seconds
   double tps = 0;
   bool has_failed = false;  // pgbench 15+ prints ", N failed"
+  std::int64_t failed = 0;  // transactions of this interval that failed
   bool has_skipped = false;
   std::int64_t skipped = 0;
 };

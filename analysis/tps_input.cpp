@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "analysis/interval_merge.h"
 #include "analysis/pgbench_logs.h"
 
 namespace ckptsim::analysis {
@@ -69,10 +70,28 @@ TpsInput tps_of_pgbench(const PgbenchReadings& r, const fs::path& name, double i
   input.counts.transactions = r.transactions;
   input.counts.skipped = r.skipped;
   input.has_skipped = r.has_skipped;
+  input.failed = r.failed;
+  input.has_failed = r.has_failed;
   return input;
 }
 
-namespace {}  // namespace
+namespace {
+
+// A pgbench log at the user's --interval: read on its own interval and
+// merged when --interval is a whole multiple of it (interval_merge.h), else
+// read at --interval as given. read(interval_s) reads the log afresh.
+template <class Read>
+TpsInput pgbench_input(Read read, const fs::path& name, double interval_s) {
+  const PgbenchReadings own = read(0.0);
+  const std::size_t k = intervals_per_merge(own.interval_s, interval_s, own.readings.size(), name);
+  if (k == 0) return tps_of_pgbench(interval_s > 0 ? read(interval_s) : own, name, interval_s);
+  TpsInput input = tps_of_pgbench(own, name, 0);
+  input.tps = merge_intervals(input.tps, k);
+  input.interval_s = interval_s;
+  return input;
+}
+
+}  // namespace
 
 TpsInput read_tps_input(const TpsInputNames& names, const std::vector<fs::path>& inputs, double interval_s) {
   std::vector<fs::path> files;
@@ -95,7 +114,8 @@ TpsInput read_tps_input(const TpsInputNames& names, const std::vector<fs::path>&
             f.string(), files.front().string()));
       }
     }
-    input = tps_of_pgbench(read_aggregate_logs(files, interval_s), files.front(), interval_s);
+    input =
+        pgbench_input([&](double interval) { return read_aggregate_logs(files, interval); }, files.front(), interval_s);
   } else {
     if (files.size() > 1) {
       throw std::runtime_error(
@@ -104,7 +124,11 @@ TpsInput read_tps_input(const TpsInputNames& names, const std::vector<fs::path>&
     }
     std::istringstream in(text);
     if (holds_progress_line(text)) {
-      input = tps_of_pgbench(read_progress_log(in, files.front(), interval_s), files.front(), interval_s);
+      const auto read = [&](double interval) {
+        std::istringstream log(text);
+        return read_progress_log(log, files.front(), interval);
+      };
+      input = pgbench_input(read, files.front(), interval_s);
     } else {
       const auto header = read_csv_header(in, files.front());
       if (std::find(header.begin(), header.end(), "time_s") == header.end()) {
@@ -123,10 +147,12 @@ TpsInput read_tps_input(const TpsInputNames& names, const std::vector<fs::path>&
       std::vector<TimedTps> times;
       const int col = table.column("time_s");
       for (const auto& row : table.rows) times.push_back({std::stod(row[static_cast<std::size_t>(col)]), 0, 0});
-      input.interval_s = judged_interval(interval_s, infer_interval(times), files.front());
+      const double own = infer_interval(times);
+      const std::size_t k = intervals_per_merge(own, interval_s, times.size(), files.front());
+      input.interval_s = k > 0 ? interval_s : judged_interval(interval_s, own, files.front());
       in.clear();
       in.seekg(0);
-      input.tps = read_tps_series(in, files.front(), input.interval_s);
+      input.tps = merge_intervals(read_tps_series(in, files.front(), k > 0 ? own : input.interval_s), k);
       input.format = "ckptsim " + names.progress;
       input.has_skipped = std::find(header.begin(), header.end(), "skipped") != header.end();
       input.has_late = std::find(header.begin(), header.end(), "late") != header.end();

@@ -9,6 +9,7 @@
 // pgbench_log.* files (the aggregate logs a real run left).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -32,12 +33,15 @@ struct TpsInput {
   std::vector<double> tps;  // missing intervals as 0
   ProgressCounts counts;
   bool has_skipped = false, has_late = false;  // whether the file reports them
+  std::int64_t failed = 0;                     // pgbench 15+: transactions that failed (serialization, deadlock)
+  bool has_failed = false;                     // whether the file reports them
   std::vector<std::filesystem::path> files;    // what was read
 };
 
 // interval_s is the user's --interval: 0 takes the file's own (the spacing of
 // a progress.csv's rows, pgbench's -P or --aggregate-interval value, told by
-// most_common_step). Throws std::runtime_error naming the file (and line) for
+// most_common_step); a whole multiple of the file's own merges its intervals
+// (analysis/interval_merge.h). Throws std::runtime_error naming the file (and line) for
 // what it cannot read, several files that are not all aggregate logs, no rows
 // at all, or an interval_s below the file's own.
 TpsInput read_tps_input(const TpsInputNames& names, const std::vector<std::filesystem::path>& inputs,

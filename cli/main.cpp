@@ -137,7 +137,11 @@ CLI::App* add_compare(CLI::App& app, CompareArgs& compare) {
       ->required();
   cmd->add_option("--threshold", compare.threshold, "tps below which an interval counts as a stall")
       ->check(kTpsThreshold);
-  cmd->add_option("--interval", compare.interval_s, "Interval in seconds (default: inferred)")->check(kPositiveSeconds);
+  cmd->add_option("--interval", compare.interval_s,
+                  "Interval in seconds (default: inferred; a multiple of a log's own merges its intervals)")
+      ->check(kPositiveSeconds);
+  cmd->add_option("--out", compare.out,
+                  fmt::format("Folder for {} and {} (default: the working folder)", kComparePng, kCompareSvg));
   cmd->add_flag("--json", compare.json, "Print the figures as JSON");
   return cmd;
 }
@@ -185,11 +189,15 @@ int main(int argc, char** argv) {
                            kIndexFolder));
   index_cmd->add_option("dir", index_dir, "The results folder")->required();
 
-  std::string device_preset;
-  bool devbench_json = false;
-  auto* devbench_cmd = app.add_subcommand("devbench", "fio-like jobs against a device preset through the block layer");
-  devbench_cmd->add_option("preset", device_preset, "Device preset (see `ckptsim presets`)")->required();
-  devbench_cmd->add_flag("--json", devbench_json, "Print the figures as JSON");
+  DevbenchArgs devbench;
+  auto* devbench_cmd = app.add_subcommand("devbench", "fio-like jobs against a device through the block layer");
+  devbench_cmd->add_option("preset", devbench.preset, "Device preset (see `ckptsim presets`; default: raid1-hdd-7200)");
+  devbench_cmd->add_option("--set", devbench.sets, "Override a setting, e.g. --set device.command_setup=0.3ms")
+      ->take_all()
+      ->allow_extra_args(false);
+  devbench_cmd->add_option("--preset-file", devbench.preset_files, "A preset file of your own, as for run")
+      ->allow_extra_args(false);
+  devbench_cmd->add_flag("--json", devbench.json, "Print the figures as JSON");
 
   std::string recorded;
   auto* compare_cmd = app.add_subcommand(
@@ -214,7 +222,7 @@ int main(int argc, char** argv) {
   if (presets_cmd->parsed()) rc = command_presets();
   if (plot_cmd->parsed()) rc = command_plot(plot_dir);
   if (index_cmd->parsed()) rc = command_index(index_dir);
-  if (devbench_cmd->parsed()) rc = command_devbench(device_preset, devbench_json);
+  if (devbench_cmd->parsed()) rc = command_devbench(devbench);
   if (compare_cmd->parsed()) rc = command_compare_pg(recorded);
   // What stdout could not take (a full disk, a closed pipe) is an error, not a success.
   std::cout.flush();

@@ -13,6 +13,7 @@
 #include "scenarios/layers.h"
 #include "scenarios/paste.h"
 #include "scenarios/presets.h"
+#include "scenarios/published.h"
 #include "scenarios/resolve.h"
 #include "scenarios/same_layer.h"
 #include "scenarios/scenario.h"
@@ -24,8 +25,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kTopLevelKeys{"hardware", "device", "os",   "postgres", "pgbench",    "init",
-                                             "warmup",   "grid",   "seed", "preset",   "description"};
+const std::vector<std::string> kTopLevelKeys{"hardware", "device", "os",   "postgres", "pgbench",     "init",
+                                             "warmup",   "grid",   "seed", "preset",   "description", "published"};
 const std::vector<std::string> kFragmentKeys{"hardware", "device", "os",     "postgres",
                                              "pgbench",  "init",   "warmup", "description"};
 
@@ -86,6 +87,8 @@ void lay_sections(const json& doc, const std::string& prefix, const std::vector<
                                    : "unknown section (expected " + joined(allowed, ", ") + ")");
     } else if (key == "description") {
       if (!value.is_string()) errors.add(where, shown(value) + " is not a string");
+    } else if (key == "published") {
+      continue;  // the published figures, read once the points are known (published.h)
     } else if (std::find(kSections.begin(), kSections.end(), key) != kSections.end()) {
       if (!value.is_object()) {
         errors.add(where, shown(value) + " is not an object of settings");
@@ -387,6 +390,9 @@ Plan load_plan(const json& doc, [[maybe_unused]] const fs::path& base_dir, const
   }
   if (chain_ok) put_in_chain_order(plan, chain, errors);
   plan.chained = chain.chained;
+  std::vector<std::string> point_names;
+  for (const GridPoint& point : plan.points) point_names.push_back(point.name);
+  plan.published = read_published(doc, point_names, errors);
 
   if (!errors.empty()) {
     std::vector<std::string> unique;

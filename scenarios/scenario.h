@@ -3,7 +3,7 @@
 // A scenario: the hardware, kernel, PostgreSQL and pgbench settings of one
 // run, read from a JSON file with top-level keys hardware, os, postgres,
 // pgbench, init, warmup (objects), grid (object), seed (integer), preset (list of
-// names) and an optional description. Anything else is an error.
+// names), an optional description and optional published figures (published.h). Anything else is an error.
 //
 // Layers, lowest first: built-in defaults < component presets (chosen by
 // postgres.version, os.kernel, hardware.device) < the shipped presets named in
@@ -34,6 +34,7 @@
 #include "models/pgbench/pgbench_config.h"
 #include "models/postgres/postgres_config.h"
 #include "scenarios/presets.h"
+#include "scenarios/published.h"
 #include "scenarios/units.h"
 #include "sim/time.h"
 
@@ -75,7 +76,8 @@ struct Plan {
   // "chain": true: the points run one after another on one host, each from the
   // state the previous one left (one warmup, before the first); see chain.h.
   bool chained = false;
-  std::vector<std::string> warnings;  // e.g. pasted settings that ckptsim does not model
+  std::vector<std::string> warnings;   // e.g. pasted settings that ckptsim does not model
+  std::optional<Published> published;  // the figures of the experiment it reproduces (published.h)
   bool is_grid() const { return !grid_paths.empty(); }
 };
 

@@ -1,18 +1,83 @@
-// `ckptsim analyze`: the stability figures of one run (cli/commands/judged_run.h).
+// `ckptsim analyze`: the stability figures of one run (cli/commands/judged_run.h),
+// or of every point of a grid folder, one row each.
 #include "cli/commands/commands.h"
 
+#include <algorithm>
 #include <iostream>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "cli/commands/judged_run.h"
 #include "cli/commands/printable.h"
+#include "cli/run/plot_folder.h"
+#include "cli/run/run_files.h"
 
 namespace ckptsim::cli {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// A grid folder: grid.json, and no progress.csv of its own.
+bool is_grid_folder(const std::vector<std::string>& inputs) {
+  return inputs.size() == 1 && fs::is_directory(inputs.front()) &&
+         !fs::exists(fs::path(inputs.front()) / run_files::kProgressCsv) &&
+         fs::exists(fs::path(inputs.front()) / run_files::kGridRecord);
+}
+
+// One row per point, in grid order; a point that cannot be judged (not run
+// yet, a damaged progress.csv) is named on stderr and left out.
+int analyze_grid(const AnalyzeArgs& args) {
+  GridIndex grid;
+  try {
+    grid = read_grid_index(args.inputs.front());
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << printable(e.what()) << '\n';
+    return 2;
+  }
+  std::vector<std::pair<std::string, Judged>> rows;
+  for (const fs::path& point : grid.points) {
+    try {
+      rows.emplace_back(point.filename().string(), judge({point}, args.threshold, args.interval_s));
+    } catch (const std::exception& e) {
+      std::cerr << "warning: " << printable(e.what()) << "; point left out\n";
+    }
+  }
+  if (rows.empty()) {
+    std::cerr << "error: " << printable(args.inputs.front()) << ": no point of the grid could be read\n";
+    return 2;
+  }
+  if (args.json) {
+    nlohmann::ordered_json points = nlohmann::ordered_json::array();
+    for (const auto& [name, j] : rows) {
+      nlohmann::ordered_json row{{"point", name}};
+      const nlohmann::ordered_json figures = figures_json(j);  // named: items() of a temporary dangles
+      for (const auto& [key, value] : figures.items()) row[key] = value;
+      points.push_back(row);
+    }
+    std::cout << nlohmann::ordered_json{{"grid", grid.title}, {"points", points}}.dump(2) << '\n';
+    return 0;
+  }
+  std::size_t width = 5;
+  for (const auto& [name, j] : rows) width = std::max(width, printable(name).size());
+  std::cout << fmt::format("{:<{}}  {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7}\n", "point", width, "intervals",
+                           "tps mean", "stddev", fmt::format("<{:g} tps", args.threshold), "min", "median", "max",
+                           "failed");
+  for (const auto& [name, j] : rows) {
+    const analysis::Stability& s = j.stability;
+    std::cout << fmt::format("{:<{}}  {:>9} {:>9.1f} {:>9.1f} {:>8.1f}% {:>9.1f} {:>9.1f} {:>9.1f} {:>7}\n",
+                             printable(name), width, j.input.tps.size(), s.tps_mean, s.tps_stddev,
+                             s.pct_below_threshold, s.tps_min, s.tps_median, s.tps_max, failed_or_na(j.input));
+  }
+  return 0;
+}
+
+}  // namespace
+
 int command_analyze(const AnalyzeArgs& args) {
+  if (is_grid_folder(args.inputs)) return analyze_grid(args);
   Judged j;
   try {
     j = judge(std::vector<fs::path>(args.inputs.begin(), args.inputs.end()), args.threshold, args.interval_s);
@@ -32,7 +97,8 @@ int command_analyze(const AnalyzeArgs& args) {
             << fmt::format("min q1 median q3 max  {:.1f} {:.1f} {:.1f} {:.1f} {:.1f}\n", s.tps_min, s.tps_q1,
                            s.tps_median, s.tps_q3, s.tps_max)
             << fmt::format("skipped / late        {} / {}\n", pct_or_na(j.input.has_skipped, s.skipped_pct),
-                           pct_or_na(j.input.has_late, s.late_pct));
+                           pct_or_na(j.input.has_late, s.late_pct))
+            << fmt::format("failed                {}\n", failed_or_na(j.input));
   return 0;
 }
 

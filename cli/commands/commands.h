@@ -45,6 +45,7 @@ struct AnalyzeArgs {
 
 struct CompareArgs {
   std::string real, simulated;
+  std::string out = ".";  // where compare.png, .svg and .gp go
   double threshold = 10.0;
   double interval_s = 0;
   bool json = false;

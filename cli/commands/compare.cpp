@@ -1,5 +1,6 @@
 // `ckptsim compare`: a real run's stability figures beside a simulated one's,
-// with the differences (cli/commands/judged_run.h).
+// with the differences (cli/commands/judged_run.h), and both runs' tps on
+// one time axis in compare.png (analysis/plots.h: plot_compare).
 #include "cli/commands/commands.h"
 
 #include <iostream>
@@ -7,10 +8,14 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis/plots.h"
 #include "cli/commands/judged_run.h"
 #include "cli/commands/printable.h"
+#include "cli/run/run_files.h"
 
 namespace ckptsim::cli {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -32,6 +37,32 @@ const Row kRows[] = {
     {"tps max", "tps_max", [](const analysis::Stability& s) { return s.tps_max; }, false},
 };
 
+// A run's entry in the picture's key: what it is and its stability figures.
+analysis::CompareSeries plotted(const std::string& who, const Judged& j) {
+  const analysis::Stability& s = j.stability;
+  return {.title = fmt::format("{} ({}): tps {:.1f} ± {:.1f}, median {:.1f}, {:.1f}% of intervals below {:g} tps", who,
+                               printable(j.input.files.front().string()), s.tps_mean, s.tps_stddev, s.tps_median,
+                               s.pct_below_threshold, s.threshold),
+          .interval_s = j.input.interval_s,
+          .tps = j.input.tps};
+}
+
+// compare.png / .svg / .gp in args.out; the simulated run's checkpoints.csv,
+// beside its progress.csv, shades its phases. Returns what was written.
+std::string draw(const CompareArgs& args, const Judged& real, const Judged& simulated) {
+  const fs::path out = args.out;
+  const fs::path checkpoints = simulated.input.files.front().parent_path() / run_files::kCheckpointsCsv;
+  analysis::plot_compare(
+      out, plotted("real", real), plotted("simulated", simulated), checkpoints,
+      fmt::format("tps per {:g} s interval, real and simulated", simulated.input.interval_s),
+      {.script = run_files::kCompareScript, .png = run_files::kComparePng, .svg = run_files::kCompareSvg});
+  if (!analysis::gnuplot_available()) {
+    return fmt::format("{} (gnuplot not found: run it there to draw {})", (out / run_files::kCompareScript).string(),
+                       run_files::kComparePng);
+  }
+  return fmt::format("{} and {}", (out / run_files::kComparePng).string(), run_files::kCompareSvg);
+}
+
 std::string difference(double real, double simulated, bool is_pct) {
   const double d = simulated - real;
   if (is_pct) return fmt::format("{:+.1f} points", d);
@@ -39,9 +70,26 @@ std::string difference(double real, double simulated, bool is_pct) {
   return fmt::format("{:+.1f} ({:+.1f}%)", d, 100.0 * d / real);
 }
 
+// The picture after the figures: a failure to draw it is an error (exit 1), the figures stand.
+int draw_or_fail(const CompareArgs& args, const Judged& real, const Judged& simulated, bool say) {
+  try {
+    const std::string written = draw(args, real, simulated);
+    if (say) std::cout << fmt::format("{:<22}{}\n", "plot", printable(written));
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << printable(e.what()) << '\n';
+    return 1;
+  }
+}
+
 }  // namespace
 
 int command_compare(const CompareArgs& args) {
+  if (args.out.empty() || !fs::is_directory(args.out)) {
+    std::cerr << "error: --out " << printable(args.out) << ": not a folder (expected an existing folder for "
+              << run_files::kComparePng << ")\n";
+    return 2;
+  }
   Judged real, simulated;
   try {
     real = judge({args.real}, args.threshold, args.interval_s);
@@ -58,7 +106,7 @@ int command_compare(const CompareArgs& args) {
     }
     out["simulated_minus_real"] = diff;
     std::cout << out.dump(2) << '\n';
-    return 0;
+    return draw_or_fail(args, real, simulated, /*say=*/false);
   }
   const auto line = [](const std::string& name, const std::string& a, const std::string& b, const std::string& d) {
     return fmt::format("{:<22}{:<30}{:<30}{}\n", name, a, b, d);
@@ -78,12 +126,13 @@ int command_compare(const CompareArgs& args) {
                       row.is_pct ? fmt::format("{:.1f}%", b) : fmt::format("{:.1f}", b), difference(a, b, row.is_pct));
   }
   std::cout << line("skipped", pct_or_na(real.input.has_skipped, real.stability.skipped_pct),
-                    pct_or_na(simulated.input.has_skipped, simulated.stability.skipped_pct), "");
+                    pct_or_na(simulated.input.has_skipped, simulated.stability.skipped_pct), "")
+            << line("failed", failed_or_na(real.input), failed_or_na(simulated.input), "");
   if (real.input.interval_s != simulated.input.interval_s) {
     std::cerr << "warning: the two runs have different intervals (" << real.input.interval_s << " s and "
               << simulated.input.interval_s << " s): their stability figures are not on the same terms\n";
   }
-  return 0;
+  return draw_or_fail(args, real, simulated, /*say=*/true);
 }
 
 }  // namespace ckptsim::cli

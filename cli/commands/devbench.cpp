@@ -1,11 +1,13 @@
 // cli/commands/devbench.cpp
 //
-// Each job gets a fresh simulator, device and block queue, so jobs do not
-// inherit each other's cache or queue state; each fio-like job runs 3
-// simulated seconds after a 0.5 s ramp. Then the drain jobs
-// (models/os/drain_bench.h): a writeback sweep of 8 kB pages at 1 %, 3 %,
-// 14 % and 50 % of a 2 GB span, ascending and in a random order, each until
-// its cache flush. Output: two tables, or with --json
+// The device is loaded as a scenario's is (preset, --preset-file fragments,
+// --set values), so a grid or a typo is refused as `run` refuses it. Each
+// job gets a fresh simulator, device and block queue, so jobs do not inherit
+// each other's cache or queue state; each fio-like job runs 3 simulated
+// seconds after a 0.5 s ramp. Then the drain jobs (models/os/drain_bench.h):
+// a writeback sweep of 8 kB pages at 1 %, 3 %, 14 % and 50 % of a 2 GB span,
+// ascending and in a random order, each until its cache flush. Output: two
+// tables, or with --json
 // {"preset": ..., "jobs": [{"name", "iops", "mb_per_s", "lat_ms": {"p50", "p99"}, "max_in_flight"}, ...],
 //  "drain": [{"density_pct", "ascending_writes_per_s", "random_writes_per_s"}, ...]}.
 #include "cli/commands/devbench.h"
@@ -17,6 +19,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/commands/printable.h"
 #include "models/disk/make_device.h"
 #include "models/os/block_queue.h"
 #include "models/os/direct_io_bench.h"
@@ -37,18 +40,25 @@ std::vector<os::DirectJob> devbench_jobs() {
   };
 }
 
-int command_devbench(const std::string& preset, bool json) {
+int command_devbench(const DevbenchArgs& args) {
   scenarios::Scenario scenario;
   try {
-    const nlohmann::json doc = {{"hardware", {{"device", preset}}}};
-    scenario = scenarios::load_plan(doc, std::filesystem::current_path()).points.at(0).scenario;
+    nlohmann::json doc = nlohmann::json::object();
+    if (!args.preset.empty()) doc["hardware"] = {{"device", args.preset}};
+    const scenarios::LoadOptions options{.sets = args.sets,
+                                         .preset_files = {args.preset_files.begin(), args.preset_files.end()}};
+    const scenarios::Plan plan = scenarios::load_plan(doc, std::filesystem::current_path(), options);
+    if (plan.is_grid()) throw std::runtime_error("devbench measures one device; a grid is not accepted");
+    scenario = plan.points.at(0).scenario;
   } catch (const scenarios::ScenarioError& e) {
-    for (const auto& message : e.messages) std::cerr << "error: " << message << '\n';
+    for (const auto& message : e.messages) std::cerr << "error: " << printable(message) << '\n';
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << '\n';
+    std::cerr << "error: " << printable(e.what()) << '\n';
     return 2;
   }
+  const bool json = args.json;
+  const std::string& preset = scenario.device.name;
   const std::vector<os::DirectJob> jobs = devbench_jobs();
   // One dirty page in every `stride` blocks: 1 %, 3 %, 14 %, 50 %.
   const std::vector<std::int64_t> strides = {100, 33, 7, 2};
@@ -101,7 +111,9 @@ int command_devbench(const std::string& preset, bool json) {
     std::cout << out.dump(2) << '\n';
     return 0;
   }
-  std::cout << fmt::format("{} ({} kernel, scheduler {}, 8 kB I/O, O_DIRECT)\n", preset, scenario.os.kernel, scheduler);
+  const bool changed = !args.sets.empty() || !args.preset_files.empty();
+  std::cout << fmt::format("{}{} ({} kernel, scheduler {}, 8 kB I/O, O_DIRECT)\n", preset,
+                           changed ? " with --set / --preset-file values" : "", scenario.os.kernel, scheduler);
   std::cout << fmt::format("{:<16} {:>10} {:>10} {:>10} {:>10} {:>8}\n", "job", "IOPS", "MB/s", "p50 ms", "p99 ms",
                            "max qd");
   for (const auto& r : results) {

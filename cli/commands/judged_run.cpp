@@ -58,10 +58,16 @@ nlohmann::ordered_json figures_json(const Judged& j) {
   // What the file does not report is null, not a 0 that looks measured.
   if (!j.input.has_skipped) figures["skipped_pct"] = nullptr;
   if (!j.input.has_late) figures["late_pct"] = nullptr;
+  // pgbench 15+ counts failed transactions (serialization, deadlock); older logs and ckptsim do not.
+  figures["failed"] = j.input.has_failed ? nlohmann::ordered_json(j.input.failed) : nlohmann::ordered_json(nullptr);
   if (j.complete) figures["complete"] = *j.complete;
   return figures;
 }
 
 std::string pct_or_na(bool known, double pct) { return known ? fmt::format("{:.3f}%", pct) : "n/a"; }
+
+std::string failed_or_na(const analysis::TpsInput& input) {
+  return input.has_failed ? fmt::format("{}", input.failed) : "n/a";
+}
 
 }  // namespace ckptsim::cli

@@ -37,4 +37,7 @@ nlohmann::ordered_json figures_json(const Judged& j);
 // "1.250%", or "n/a" for a figure that the file does not report.
 std::string pct_or_na(bool known, double pct);
 
+// The failed transactions a pgbench 15+ log counts, or "n/a".
+std::string failed_or_na(const analysis::TpsInput& input);
+
 }  // namespace ckptsim::cli

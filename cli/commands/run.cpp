@@ -70,7 +70,8 @@ int command_run(const RunArgs& args) {
                              .quiet = args.quiet,
                              .threshold = args.threshold,
                              .crash_at = crash_at,
-                             .title = source_name(args.scenario)});
+                             .title = source_name(args.scenario),
+                             .overridden = !args.sets.empty() || !args.preset_files.empty()});
     refresh_indexes(out);  // a stopped or failed run too: its page says what it left
     return rc;
   } catch (const FolderRefused& e) {

@@ -82,13 +82,7 @@ void write_grid_index(const fs::path& grid_dir, const std::string& title, const 
   analysis::write_file_atomically(grid_dir / kGridRecord, index.dump(2) + "\n");
 }
 
-void plot_folder(const fs::path& dir, const std::string& run_title) {
-  if (fs::exists(dir / kProgressCsv)) {
-    const std::string why = analysis::plot_run(
-        dir, run_title.empty() ? fs::absolute(dir).lexically_normal().filename().string() : run_title, kRunPlot);
-    if (!why.empty()) warn_not_drawn(dir, why);
-    return;
-  }
+GridIndex read_grid_index(const fs::path& dir) {
   std::ifstream in(dir / kGridRecord);
   if (!in) {
     throw FolderRefused(
@@ -99,10 +93,19 @@ void plot_folder(const fs::path& dir, const std::string& run_title) {
       !index.value("title", nlohmann::json()).is_string()) {
     throw FolderRefused(fmt::format("{}: not a grid index ckptsim wrote", (dir / kGridRecord).string()));
   }
-  const std::string title = index["title"].get<std::string>();
-  std::vector<fs::path> points;
-  for (const auto& name : index["points"])
-    points.push_back(point_folder(dir, name));  // all checked before any is drawn
+  GridIndex grid{index["title"].get<std::string>(), {}};
+  for (const auto& name : index["points"]) grid.points.push_back(point_folder(dir, name));
+  return grid;
+}
+
+void plot_folder(const fs::path& dir, const std::string& run_title) {
+  if (fs::exists(dir / kProgressCsv)) {
+    const std::string why = analysis::plot_run(
+        dir, run_title.empty() ? fs::absolute(dir).lexically_normal().filename().string() : run_title, kRunPlot);
+    if (!why.empty()) warn_not_drawn(dir, why);
+    return;
+  }
+  const auto [title, points] = read_grid_index(dir);  // all points checked before any is drawn
   std::vector<analysis::PlotSeries> series;
   for (const fs::path& point : points) {
     const std::string name = point.filename().string();

@@ -18,6 +18,16 @@ namespace ckptsim::cli {
 void write_grid_index(const std::filesystem::path& grid_dir, const std::string& title,
                       const std::vector<std::string>& point_names, bool chained = false);
 
+// A grid folder's grid.json: its title and its points' folders, in grid
+// order. Throws FolderRefused naming the file when DIR has no grid.json, it is
+// not one ckptsim wrote, or a point is no plain folder name under DIR or is a
+// symbolic link.
+struct GridIndex {
+  std::string title;
+  std::vector<std::filesystem::path> points;
+};
+GridIndex read_grid_index(const std::filesystem::path& dir);
+
 // Plots DIR (a run folder: progress.csv; or a grid folder: grid.json). A run
 // with nothing to draw (analysis::plot_run) gets a warning on stderr instead
 // of plots, and is left out of its grid's. Throws FolderRefused (bad input)

@@ -42,6 +42,11 @@ inline constexpr char kOverlaySvg[] = "tps-overlay.svg";
 inline constexpr char kGridPng[] = "tps-grid.png";
 inline constexpr char kStabilityPng[] = "stability.png";
 
+// `ckptsim compare`'s picture, in its --out folder (the working folder by default).
+inline constexpr char kComparePng[] = "compare.png";
+inline constexpr char kCompareSvg[] = "compare.svg";
+inline constexpr char kCompareScript[] = "compare.gp";
+
 // Both: the gnuplot script the images are drawn from.
 inline constexpr char kPlotScript[] = "plot.gp";
 

@@ -18,6 +18,7 @@
 #include "analysis/report.h"
 #include "cli/run/grid_progress.h"
 #include "cli/run/plot_folder.h"
+#include "cli/run/published_verdict.h"
 #include "cli/run/run_chain.h"
 #include "cli/run/run_files.h"
 #include "cli/run/run_folder.h"
@@ -166,6 +167,16 @@ void write_plan_outputs(const scenarios::Plan& plan, const std::filesystem::path
     analysis::write_file_atomically(out / run_files::kReportTxt, report);
   }
   if (!options.quiet) std::cout << report;
+  if (plan.published && !options.quiet) {
+    std::vector<analysis::Stability> stabilities;
+    for (const RunOutcome& outcome : outcomes) stabilities.push_back(outcome.stability);
+    const std::string verdict = published_verdict(*plan.published, names, stabilities);
+    if (!verdict.empty()) {
+      std::cout << verdict
+                << (options.overridden ? " (settings changed by --set or --preset-file: not the published setup)" : "")
+                << '\n';
+    }
+  }
 
   if (!single) write_grid_index(out, options.title, names, plan.chained);
   if (analysis::gnuplot_available()) {

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "analysis/plots.h"
 #include "scratch_dir.h"
@@ -127,7 +128,8 @@ TEST_CASE("a grid's overlay, small multiples and stability bars name each point'
   CHECK(contains(gp,
                  "'sort=off/progress.csv' using (column(\"time_s\")):(ema(column(\"tps\"))) with lines lw 2.5 "
                  "lc 2 title 'sort=off'"));
-  CHECK(contains(gp, "set key outside below horizontal"));
+  CHECK(contains(gp, "set key outside below vertical maxcols 1"));
+  CHECK_FALSE(contains(gp, "points 1 to"));  // two points: one overlay panel
   CHECK(contains(gp, "if (!exists(\"ma_span\")) ma_span = 10"));
   CHECK(contains(gp, "set output \"tps-overlay.png\".suffix"));
   CHECK(contains(gp, "set output \"tps-overlay.svg\".suffix"));
@@ -197,4 +199,33 @@ TEST_CASE("the latency panel breaks its lines at seconds without a transaction a
   CHECK(gp.find("unset object 100001") > gp.find("title 'no transaction'"));
   if (!gnuplot_available()) return;
   CHECK(is_png(dir / "system.png"));
+}
+
+TEST_CASE("a grid of 20 points: overlays of at most 8 lines each, and bars numbered with the names listed aside") {
+  ScratchDir dir;
+  std::vector<PlotSeries> points;
+  Stability figures;
+  figures.tps_mean = 500;
+  figures.threshold = 10;
+  for (int i = 1; i <= 20; ++i) {
+    const std::string name = "checkpoint_flush_after=" + std::to_string(i) + "kB";
+    write_progress(dir / name);
+    points.push_back({name, dir / name / "progress.csv", figures});
+  }
+  plot_grid(dir.path(), points, "many", kGrid);
+  const std::string gp = read_text(dir / "plot.gp");
+  // 20 points in 3 panels of 7, 7 and 6 lines, numbered as the bars are.
+  CHECK(contains(gp, "set multiplot layout 3,1 title 'many'\nset title 'points 1 to 7 of 20'"));
+  CHECK(contains(gp, "set title 'points 8 to 14 of 20'"));
+  CHECK(contains(gp, "set title 'points 15 to 20 of 20'"));
+  CHECK(contains(gp, "lc 7 title '7  checkpoint_flush_after=7kB'"));
+  CHECK(contains(gp, "lc 1 title '8  checkpoint_flush_after=8kB'"));  // each panel's colours start again
+  CHECK_FALSE(contains(gp, "lc 8 title"));
+  // The bars carry numbers; the names go in one list beside the charts.
+  CHECK(contains(gp, "$stability << EOD\n\"1\" 500 0 0\n\"2\" 500 0 0\n"));
+  CHECK(contains(gp, "set label 1000 \"1  checkpoint_flush_after=1kB\\n2  checkpoint_flush_after=2kB\\n"));
+  CHECK(contains(gp, "20  checkpoint_flush_after=20kB\" at screen 0.57, screen 0.94"));
+  if (!gnuplot_available()) return;
+  CHECK(is_png(dir / "tps-overlay.png"));
+  CHECK(is_png(dir / "stability.png"));
 }

@@ -8,6 +8,7 @@
 #include <regex>
 #include <string>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/run_helpers.h"
@@ -50,13 +51,15 @@ TEST_CASE("compare judges the recorded PostgreSQL 15 -P log at 1 s, a stall's la
 
   for (const char* file : {"pg15.log", "pg15-stalled.log"}) {
     CAPTURE(file);
-    const auto r = run_ckptsim("compare " + quoted(tmp / file) + " " + quoted(tmp / "sim") + " --json", tmp);
+    const auto r = run_ckptsim(
+        "compare " + quoted(tmp / file) + " " + quoted(tmp / "sim") + " --json --out " + quoted(tmp.path()), tmp);
     REQUIRE(r.exit_code == 0);
     const auto real = nlohmann::json::parse(r.out)["real"];
     CHECK(real["format"] == "pgbench -P log (15+)");
     CHECK(real["interval_s"] == 1.0);
     CHECK(real["intervals"] == 158);  // lines at 1.0 s to 158.0 s
-    const auto text = run_ckptsim("compare " + quoted(tmp / file) + " " + quoted(tmp / "sim"), tmp);
+    const auto text =
+        run_ckptsim("compare " + quoted(tmp / file) + " " + quoted(tmp / "sim") + " --out " + quoted(tmp.path()), tmp);
     CHECK(text.out.find("\ninterval              1 s                           1 s") != std::string::npos);
     CHECK(text.err.find("different intervals") == std::string::npos);
   }
@@ -111,7 +114,8 @@ TEST_CASE("analyze and compare print a name's and a line's control characters es
   // A title-changing OSC in the name, a colour in the line.
   const fs::path log = tmp / "x\x1b]0;owned\x07.log";
   write_text(log, "progress: 1.0 s, \x1b[31mred\x9b tps\n");
-  for (const std::string& command : {"analyze " + quoted(log), "compare " + quoted(log) + " " + quoted(tmp / "sim")}) {
+  for (const std::string& command : {"analyze " + quoted(log), "compare " + quoted(log) + " " + quoted(tmp / "sim") +
+                                                                   " --out " + quoted(tmp.path())}) {
     CAPTURE(command);
     const auto r = run_ckptsim(command, tmp);
     CHECK(r.exit_code == 2);
@@ -127,4 +131,78 @@ TEST_CASE("analyze and compare print a name's and a line's control characters es
   CHECK(r.exit_code == 0);
   CHECK(r.err.find("(SIGINT\\x1b[2J)") != std::string::npos);
   CHECK(r.err.find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("analyze on a grid folder: one row per point in grid order, a point not yet run left out by name") {
+  TempDir tmp("analyze-grid");
+  const fs::path grid = tmp / "g";
+  write_simulated(grid / "sorting=true");
+  fs::create_directories(grid / "sorting=false");
+  write_text(grid / "sorting=false" / "progress.csv", "time_s,tps\n1,100\n2,0\n3,5\n4,100\n");
+  fs::create_directories(grid / "sorting=off");  // not run yet: no progress.csv
+  write_text(grid / "grid.json", R"({"title": "g", "points": ["sorting=true", "sorting=false", "sorting=off"]})");
+  const auto r = run_ckptsim("analyze " + quoted(grid) + " --json", tmp);
+  REQUIRE(r.exit_code == 0);
+  const auto doc = nlohmann::json::parse(r.out);
+  REQUIRE(doc["points"].size() == 2);
+  CHECK(doc["points"][0]["point"] == "sorting=true");
+  CHECK(doc["points"][0]["tps_mean"] == 100.0);
+  CHECK(doc["points"][1]["point"] == "sorting=false");
+  CHECK(doc["points"][1]["pct_below_threshold"] == 50.0);  // 0 and 5 tps of 4 seconds
+  CHECK(doc["points"][1]["failed"].is_null());             // ckptsim's progress.csv has no failed column
+  CHECK(r.err.find("sorting=off") != std::string::npos);
+  const auto text = run_ckptsim("analyze " + quoted(grid), tmp);
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("\nsorting=false") != std::string::npos);
+  CHECK(text.out.find("    50.0%") != std::string::npos);
+}
+
+TEST_CASE("compare --interval 5 holds a -P 1 log against a 1 s simulation at 5 s, both merged") {
+  TempDir tmp("analyze-merge");
+  write_simulated(tmp / "sim");
+  std::string log;
+  for (int second = 1; second <= 5; ++second)
+    log += fmt::format("progress: {}.0 s, {}.0 tps, lat 1.0 ms stddev 0.1, 1 failed\n", second, 20 * second);
+  write_text(tmp / "p.log", log);
+  const auto r = run_ckptsim("compare " + quoted(tmp / "p.log") + " " + quoted(tmp / "sim") +
+                                 " --interval 5 --json --out " + quoted(tmp.path()),
+                             tmp);
+  REQUIRE(r.exit_code == 0);
+  const auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc["real"]["intervals"] == 1);
+  CHECK(doc["real"]["tps_mean"] == 60.0);  // (20 + 40 + 60 + 80 + 100) / 5
+  CHECK(doc["real"]["failed"] == 5);
+  CHECK(doc["simulated"]["intervals"] == 1);
+  CHECK(doc["simulated"]["interval_s"] == 5.0);
+  CHECK(doc["simulated_minus_real"]["tps_mean"] == 40.0);
+}
+
+TEST_CASE(
+    "compare draws both runs' tps on one time axis, the simulation's checkpoints shaded, the figures in the key") {
+  TempDir tmp("compare-plot");
+  write_simulated(tmp / "sim");
+  write_text(tmp / "sim" / "checkpoints.csv",
+             "start_s,write_end_s,sync_end_s,cause,buffers,distance_kb\n1.000,3.000,3.500,time,10,100\n");
+  write_text(tmp / "p.log",
+             "progress: 1.0 s, 50.0 tps, lat 1.0 ms stddev 0.1\nprogress: 2.0 s, 0.0 tps, lat 1.0 ms stddev 0.1\n");
+  fs::create_directories(tmp / "pics");
+  const auto r = run_ckptsim(
+      "compare " + quoted(tmp / "p.log") + " " + quoted(tmp / "sim") + " --out " + quoted(tmp / "pics"), tmp);
+  REQUIRE(r.exit_code == 0);
+  const std::string script = slurp(tmp / "pics" / "compare.gp");
+  CHECK(script.find("$real << EOD\n1 50\n2 0\nEOD\n") != std::string::npos);
+  CHECK(script.find("$simulated << EOD\n1 100\n2 100\n3 100\n4 100\n5 100\nEOD\n") != std::string::npos);
+  // The write phase light from 1 s to 3 s, the sync phase dark to 3.5 s.
+  CHECK(script.find("set object 1 rect from first 1.000, graph 0 to first 3.000") != std::string::npos);
+  CHECK(script.find("set object 2 rect from first 3.000, graph 0 to first 3.500") != std::string::npos);
+  CHECK(script.find("tps 25.0 ± 25.0, median 25.0, 50.0% of intervals below 10 tps") != std::string::npos);
+  CHECK(script.find("tps 100.0 ± 0.0, median 100.0, 0.0% of intervals below 10 tps") != std::string::npos);
+  if (std::system("gnuplot --version >/dev/null 2>&1") == 0) {
+    CHECK(fs::file_size(tmp / "pics" / "compare.png") > 1000);
+    CHECK(slurp(tmp / "pics" / "compare.svg").find("</svg>") != std::string::npos);
+  }
+  const auto bad = run_ckptsim(
+      "compare " + quoted(tmp / "p.log") + " " + quoted(tmp / "sim") + " --out " + quoted(tmp / "nowhere"), tmp);
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.out.empty());
 }

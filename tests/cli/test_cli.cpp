@@ -381,15 +381,18 @@ TEST_CASE(
   std::filesystem::create_directories(tmp / "sim");
   write_text(tmp / "sim" / "progress.csv",
              "time_s,tps,skipped,late\n1,400,0,0\n2,400,0,0\n3,400,0,0\n4,400,0,0\n5,400,0,0\n");
-  const auto c =
-      run_ckptsim("compare " + (tmp / "pgbench-stderr.log").string() + " " + (tmp / "sim").string() + " --json", tmp);
+  const auto c = run_ckptsim("compare " + (tmp / "pgbench-stderr.log").string() + " " + (tmp / "sim").string() +
+                                 " --json --out " + tmp.path().string(),
+                             tmp);
   REQUIRE(c.exit_code == 0);
   const auto both = nlohmann::json::parse(c.out);
   CHECK(both["real"]["format"] == "pgbench -P log (15+)");
   CHECK(both["simulated"]["format"] == "ckptsim progress.csv");
   CHECK(both["simulated_minus_real"]["tps_mean"].get<double>() == doctest::Approx(400.0 - 204.0));
   CHECK(both["simulated_minus_real"]["pct_below_threshold"].get<double>() == doctest::Approx(-40.0));
-  const auto text = run_ckptsim("compare " + (tmp / "pgbench-stderr.log").string() + " " + (tmp / "sim").string(), tmp);
+  const auto text = run_ckptsim("compare " + (tmp / "pgbench-stderr.log").string() + " " + (tmp / "sim").string() +
+                                    " --out " + tmp.path().string(),
+                                tmp);
   REQUIRE(text.exit_code == 0);
   CHECK(text.out.find("+196.0 (+96.1%)") != std::string::npos);
   CHECK(text.out.find("-40.0 points") != std::string::npos);

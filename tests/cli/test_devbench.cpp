@@ -6,8 +6,10 @@
 #include "models/disk/make_device.h"
 #include "models/os/block_queue.h"
 #include "scenarios/scenario.h"
+#include "tests/cli/run_helpers.h"
 
 using namespace ckptsim;
+using namespace ckptsim::testing;
 
 namespace {
 
@@ -48,4 +50,38 @@ TEST_CASE("devbench's streaming sequential job is the deep one: 64 bios of 8 kB 
   const os::DirectJobResult r = run_job("hdd-7200-sata", "seqread-stream");
   CHECK(r.max_in_flight == 1);                                               // merged into one 512 kB request
   CHECK(r.iops * r.p50_ms / 1000.0 == doctest::Approx(64.0).epsilon(0.02));  // 64 bios outstanding
+}
+
+namespace {
+
+// The p50 latency of one job in `ckptsim devbench ARGS --json`.
+double p50_ms(const CommandResult& r, const std::string& job_name) {
+  const auto doc = nlohmann::json::parse(r.out);
+  for (const auto& job : doc.at("jobs")) {
+    if (job.at("name") == job_name) return job.at("lat_ms").at("p50").get<double>();
+  }
+  FAIL("no devbench job " << job_name);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("devbench takes --set device.KEY=VALUE and --preset-file over the preset, as run does") {
+  TempDir tmp("devbench-settings");
+  const CommandResult plain = run_ckptsim("devbench nvme --json", tmp);
+  const CommandResult set = run_ckptsim("devbench nvme --json --set device.host_overhead=200us", tmp);
+  write_text(tmp / "slow-host.json", R"({"device": {"host_overhead": "200us"}})");
+  const CommandResult file = run_ckptsim("devbench nvme --json --preset-file " + quoted(tmp / "slow-host.json"), tmp);
+  REQUIRE(plain.exit_code == 0);
+  REQUIRE(set.exit_code == 0);
+  REQUIRE(file.exit_code == 0);
+  // A qd1 read pays the host overhead once: nvme's is 8 us, so 192 us more.
+  CHECK(p50_ms(set, "randread-qd1") - p50_ms(plain, "randread-qd1") == doctest::Approx(0.192).epsilon(0.001));
+  CHECK(p50_ms(file, "randread-qd1") == doctest::Approx(p50_ms(set, "randread-qd1")));
+  CHECK(nlohmann::json::parse(set.out).at("preset") == "nvme");
+
+  const CommandResult bad = run_ckptsim("devbench nvme --set device.host_overhead=fast", tmp);
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("host_overhead") != std::string::npos);
+  CHECK(bad.out.empty());
 }

@@ -1,0 +1,28 @@
+// scenarios/applicable.h
+//
+// The settings `ckptsim check` shows: the resolved ones (Scenario::resolved)
+// less those the scenario's models never read, with enum GUCs spelled as
+// PostgreSQL spells them. A user reads `check` to see what the run will use,
+// so an HDD shows no flash keys and 9.6 no checkpoint_segments.
+//
+// Left out: a device's keys by its preset (all HDDs show every HDD key), the
+// kernel-dependent os keys. run.json and summary.json keep every resolved key.
+#pragma once
+
+#include "scenarios/scenario.h"
+
+namespace ckptsim::scenarios {
+
+// The device keys the other kind of device has: HDD mechanics and cache on an
+// SSD, flash geometry on an HDD; the controller's when there is none.
+json applicable_device_settings(const json& device, const disk::DeviceConfig& config);
+
+// The postgres keys the release has (guc.c's table of that release, as
+// version_gates.cpp reads it): checkpoint_segments until 9.4, max_wal_size
+// and min_wal_size from 9.5, the *_flush_after from 9.6, track_wal_io_timing
+// from 14; synchronous_commit as on or off, PostgreSQL's enum words.
+json applicable_postgres_settings(const json& postgres, const postgres::PostgresConfig& config);
+
+json applicable_settings(const Scenario& s);
+
+}  // namespace ckptsim::scenarios
