@@ -38,6 +38,13 @@ bool is_temporary_name(const std::string& name) {
 
 std::string temporary_name(const std::string& name, long pid) { return fmt::format("{}.tmp.{}", name, pid); }
 
+std::optional<long> temporary_pid(const std::string& name) {
+  static const std::regex pattern(R"(.+\.tmp\.([0-9]{1,9})(\.[0-9]+)?)");
+  std::smatch match;
+  if (!std::regex_match(name, match, pattern)) return std::nullopt;
+  return std::stol(match[1].str());
+}
+
 const std::vector<std::string>& always_written() {
   static const std::vector<std::string> names = {kRunRecord,   kProgressCsv, kSystemCsv, kWaitsCsv,
                                                  kIoLayersCsv, kPostgresLog, kPerfJson,  kCheckpointsCsv,

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,8 @@ std::string aggregate_log_name(int pgbench_pid, std::size_t thread);
 bool is_temporary_name(const std::string& name);
 // The name under which a file is written before it is linked to its own.
 std::string temporary_name(const std::string& name, long pid);
+// The pid a temporary name carries, or nullopt for another name.
+std::optional<long> temporary_pid(const std::string& name);
 
 // The files a complete run always has (pgbench_log.PID[.N] only with
 // --aggregate-interval), and every file a point or a grid folder may hold.

@@ -2,14 +2,17 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/run/index_mark.h"
+#include "cli/run/output_lock.h"
 #include "cli/run/run_files.h"
 #include "cli/run/run_summary.h"
+#include "cli/run/staged_folder.h"
 
 namespace ckptsim::cli {
 
@@ -87,11 +90,15 @@ void remove_file(const fs::path& path) {
   if (ec) throw std::runtime_error(fmt::format("{}: cannot remove it: {}", path.string(), ec.message()));
 }
 
-void empty_point_folder(const fs::path& dir, bool keep_results) {
+// The temporaries of a killed run (AtomicFile's, gnuplot's) in a point folder whose files are kept.
+void remove_temporaries(const fs::path& dir) {
   for (const auto& entry : fs::directory_iterator(dir)) {
-    const std::string name = entry.path().filename().string();
-    if (!keep_results || is_temporary_name(name)) remove_file(entry.path());
+    if (is_temporary_name(entry.path().filename().string())) remove_file(entry.path());
   }
+}
+
+void warn(const std::string& warning) {
+  if (!warning.empty()) std::cerr << "warning: " << warning << '\n';
 }
 
 }  // namespace
@@ -136,6 +143,8 @@ struct FolderContents {
   std::vector<fs::path> files, point_dirs, index_dirs, foreign;
 };
 
+bool is_dead_staging(const fs::path& dir);
+
 FolderContents sort_contents(const fs::path& dir) {
   FolderContents c;
   bool has_record = has_run_record(dir) || has_grid_record(dir);
@@ -149,7 +158,7 @@ FolderContents sort_contents(const fs::path& dir) {
     } else if (has_record && is_plain_file(entry) && name != kIndexHtml &&
                (is_point_file(name) || is_grid_file(name))) {
       c.files.push_back(entry.path());
-    } else if (is_plain_folder(entry) && is_point_folder(entry.path())) {
+    } else if (is_plain_folder(entry) && (is_point_folder(entry.path()) || is_dead_staging(entry.path()))) {
       c.point_dirs.push_back(entry.path());
     } else if (is_plain_folder(entry) && name == kIndexFolder && is_index_folder(entry.path())) {
       c.index_dirs.push_back(entry.path());
@@ -158,6 +167,33 @@ FolderContents sort_contents(const fs::path& dir) {
     }
   }
   return c;
+}
+
+// A folder a dead run staged (staged_folder.h): named NAME.tmp.<pid> for a pid
+// no longer alive, holding ckptsim's outputs (a run's files, or the earlier
+// set it had moved aside) and temporaries.
+bool is_dead_staging(const fs::path& dir) {
+  const auto pid = temporary_pid(dir.filename().string());
+  std::error_code ec;
+  if (!pid || process_alive(*pid) || !fs::is_directory(fs::symlink_status(dir, ec))) return false;
+  const std::vector<fs::path> foreign = sort_contents(dir).foreign;
+  return std::all_of(foreign.begin(), foreign.end(), [](const fs::path& name) { return is_temporary_name(name); });
+}
+
+// Removes the folders that dead runs staged in `parent`: named STEM.tmp.<pid>,
+// or any name when `stem` is empty. Returns a warning for one that could not
+// be removed, or "".
+std::string remove_dead_staging(const fs::path& parent, const std::string& stem = "") {
+  std::error_code ec;
+  std::string warning;
+  for (const auto& entry : fs::directory_iterator(parent, ec)) {
+    const std::string name = entry.path().filename().string();
+    const auto pid = temporary_pid(name);
+    if (!pid || (!stem.empty() && name != temporary_name(stem, *pid)) || !is_dead_staging(entry.path())) continue;
+    fs::remove_all(entry.path(), ec);
+    if (ec) warning = fmt::format("{}: a killed run's folder could not be removed: {}", name, ec.message());
+  }
+  return warning;
 }
 
 void refuse_foreign(const std::string& shown, std::vector<fs::path> foreign) {
@@ -201,20 +237,35 @@ std::vector<std::optional<KeptPoint>> prepare_output(const fs::path& out, const 
     return kept;
   }
   if (!fs::is_directory(out)) throw FolderRefused(fmt::format("{}: exists and is not a folder", out.string()));
+  warn(remove_dead_staging(out.parent_path(), out.filename().string()));
+  if (grid) warn(remove_dead_staging(out));  // its points' temporary folders
   auto [files, point_dirs, index_dirs, foreign] = sort_contents(out);
   refuse_foreign(out.string(), foreign);
-
-  for (const fs::path& file : files) remove_file(file);
-  for (const fs::path& dir : index_dirs) fs::remove_all(dir);
+  // A single run replaces the folder as a whole when it is done (staged_folder.h);
+  // a grid replaces each point as it is done, and the rest when all are.
+  if (!grid) return kept;
+  for (const fs::path& file : files) {
+    if (is_temporary_name(file.filename().string())) remove_file(file);
+  }
   for (const fs::path& dir : point_dirs) {
     const auto at = std::find(point_names.begin(), point_names.end(), dir.filename().string());
+    if (at == point_names.end()) continue;  // another grid's point: removed once this grid is done
     const std::size_t i = static_cast<std::size_t>(at - point_names.begin());
-    if (grid && at != point_names.end()) kept[i] = complete_run(dir, records[i]);
-    const bool keep = grid && at != point_names.end() && kept[i].has_value();
-    empty_point_folder(dir, keep);
-    if (!keep && (!grid || at == point_names.end())) fs::remove(dir);  // a point of another grid
+    kept[i] = complete_run(dir, records[i]);
+    remove_temporaries(dir);
   }
   return kept;
+}
+
+void finish_grid_output(const fs::path& out, const std::vector<std::string>& point_names) {
+  auto [files, point_dirs, index_dirs, foreign] = sort_contents(out);
+  for (const fs::path& file : files) {
+    if (!is_grid_file(file.filename().string())) remove_file(file);  // an earlier single run's
+  }
+  for (const fs::path& dir : point_dirs) {
+    if (std::find(point_names.begin(), point_names.end(), dir.filename().string()) == point_names.end())
+      fs::remove_all(dir);
+  }
 }
 
 }  // namespace ckptsim::cli

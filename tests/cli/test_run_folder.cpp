@@ -131,6 +131,53 @@ TEST_CASE("a rerun into a folder replaces the earlier run's files as a whole") {
   }
 }
 
+TEST_CASE("a rerun killed with SIGKILL leaves the earlier complete run as it was, and the next rerun replaces it") {
+  TempDir tmp("folder-rerun-kill");
+  write_text(tmp / "s.json", kSingle);
+  const std::string scenario = (tmp / "s.json").string(), out = (tmp / "r").string();
+  REQUIRE(run_ckptsim("run " + scenario + " --quiet --out " + out, tmp).exit_code == 0);
+  const auto before = outputs(tmp / "r");
+  REQUIRE(summary_of(tmp / "r")["complete"] == true);
+
+  const pid_t pid = spawn_ckptsim({"run", scenario, "--quiet", "--set", "pgbench.duration=100000s", "--out", out});
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ::kill(pid, SIGKILL);
+  REQUIRE(wait_for(pid) == 128 + SIGKILL);
+  auto after = outputs(tmp / "r");
+  CHECK(after.erase(".ckptsim.lock") == 1);  // the killed run's lock: stale, taken over by the next run
+  CHECK(after == before);                    // every file of the earlier run, unchanged
+  CHECK(temporaries_under(tmp / "r").empty());
+
+  REQUIRE(run_ckptsim("run " + scenario + " --quiet --set pgbench.duration=5s --out " + out, tmp).exit_code == 0);
+  CHECK(summary_of(tmp / "r")["pgbench"]["duration_s"] == 5.0);
+  CHECK_FALSE(fs::exists(tmp / ("r.tmp." + std::to_string(pid))));  // the killed run's staging folder, removed
+}
+
+TEST_CASE("a rerun whose earlier files cannot be removed puts its own whole set in place and warns") {
+  TempDir tmp("folder-immutable");
+  write_text(tmp / "s.json", kSingle);
+  const std::string run = "run " + (tmp / "s.json").string() + " --quiet --out " + (tmp / "r").string();
+  REQUIRE(run_ckptsim(run, tmp).exit_code == 0);
+  const fs::path pinned = tmp / "r" / "summary.json";
+  if (std::system(("chattr +i " + quoted(pinned) + " 2>/dev/null").c_str()) != 0) {
+    MESSAGE("chattr +i is not available here: skipped");
+    return;
+  }
+  const auto r = run_ckptsim(run + " --set pgbench.duration=5s", tmp);
+  std::vector<fs::path> aside;
+  for (const auto& entry : fs::directory_iterator(tmp.path()))
+    if (entry.path().filename().string().starts_with("r.tmp.")) aside.push_back(entry.path());
+  for (const fs::path& dir : aside) std::system(("chattr -i " + quoted(dir / "summary.json")).c_str());
+  std::system(("chattr -i " + quoted(pinned) + " 2>/dev/null").c_str());
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("could not all be removed") != std::string::npos);
+  const auto summary = summary_of(tmp / "r");
+  CHECK(summary["complete"] == true);
+  CHECK(summary["pgbench"]["duration_s"] == 5.0);
+  CHECK(progress_rows(tmp / "r") == 5);  // the new run's CSVs beside the new summary, not the old ones
+  CHECK(aside.size() == 1);              // the earlier set, moved aside whole
+}
+
 TEST_CASE("a folder holding files that ckptsim did not write is refused and left alone") {
   TempDir tmp("folder-refuse");
   write_text(tmp / "s.json", kSingle);
@@ -361,6 +408,7 @@ TEST_CASE("a grid killed at random moments, then rerun, gives an uninterrupted r
     if (!fs::exists(tmp / "g")) continue;
     for (const auto& entry : fs::directory_iterator(tmp / "g")) {
       if (!entry.is_directory() || !fs::exists(entry.path() / "summary.json")) continue;
+      if (ckptsim::cli::run_files::is_temporary_name(entry.path().filename().string())) continue;  // staged
       if (summary_of(entry.path())["complete"] != true) continue;
       const std::string point = entry.path().filename().string();
       std::vector<std::string> files = {"summary.json", "progress.csv", "system.csv"};
