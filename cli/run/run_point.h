@@ -37,14 +37,14 @@ RunOutcome run_point(const scenarios::Scenario& scenario, const std::filesystem:
 
 // A run's host: the machine as pgbench -i left it, the server started, the
 // warmup run (its object outlives it: its last transactions end later). No
-// machine when a stop came while the tables were built: `dir` then holds a
+// machine when a stop came during the setup or the warmup: `dir` then holds a
 // summary.json that says so.
 struct Host {
   std::unique_ptr<Machine> machine;
   std::unique_ptr<pgbench::Pgbench> warmup;
 };
 Host start_host(const scenarios::Scenario& scenario, const std::filesystem::path& dir, const RunOptions& options);
-// The outcome of a run whose host was stopped during its setup.
+// The outcome of a run whose host was stopped during its setup or warmup.
 RunOutcome setup_stopped();
 
 // Where a measured pgbench run sits on its host: its process id (the

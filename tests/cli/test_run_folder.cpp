@@ -368,6 +368,28 @@ TEST_CASE("--max-wall stops a run during its setup, within a second of the budge
   CHECK(temporaries_under(tmp / "r").empty());
 }
 
+TEST_CASE("a run stopped during its warmup says so, has no stability figures, and the index marks it stopped") {
+  TempDir tmp("stop-warmup");
+  write_text(tmp / "s.json", kSingle);
+  const pid_t pid = spawn_ckptsim(
+      {"run", (tmp / "s.json").string(), "--quiet", "--set", "warmup.duration=100000s", "--out", (tmp / "r").string()});
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // the setup of scale 10 takes far less
+  ::kill(pid, SIGINT);
+  CHECK(wait_for(pid) == 128 + SIGINT);
+  const auto summary = summary_of(tmp / "r");
+  CHECK(summary["complete"] == false);
+  CHECK(summary["stopped_by"] == "interrupted (SIGINT)");
+  CHECK(summary["stopped_during"] == "warmup");
+  CHECK(summary["stability"].is_null());
+  CHECK_FALSE(fs::exists(tmp / "r" / "progress.csv"));
+  CHECK(temporaries_under(tmp / "r").empty());
+  const std::string index = slurp(tmp / "r" / "index.html");
+  CHECK(index.find("stopped") != std::string::npos);
+  CHECK(index.find("<td>stopped</td>") != std::string::npos);
+  // The row's first figure (mean tps) is blank, not 0.0: the run measured nothing.
+  CHECK(index.find("run.html\">.</a></td><td></td>") != std::string::npos);
+}
+
 TEST_CASE("SIGHUP stops a run as SIGTERM does, during the setup too: exit code 143") {
   TempDir tmp("stop-hup");
   write_text(tmp / "s.json", kSingle);
