@@ -104,8 +104,10 @@ void warn(const std::string& warning) {
 }  // namespace
 
 std::string run_record(const scenarios::Scenario& scenario, double threshold, std::optional<sim::Duration> crash_at,
-                       const std::optional<ChainPlace>& chain) {
-  nlohmann::ordered_json record = {{"ckptsim_version", CKPTSIM_VERSION}, {"threshold", threshold}};
+                       const std::optional<ChainPlace>& chain, const std::string& scenario_file) {
+  nlohmann::ordered_json record = {{"ckptsim_version", CKPTSIM_VERSION}};
+  if (!scenario_file.empty()) record["scenario_file"] = scenario_file;
+  record["threshold"] = threshold;
   if (crash_at) record["crash_at_s"] = sim::to_seconds(*crash_at);
   if (chain) {
     record["chain"] = {{"position", chain->position}, {"of", chain->of}};
@@ -210,6 +212,24 @@ void refuse_foreign(const std::string& shown, std::vector<fs::path> foreign) {
 }
 
 }  // namespace
+
+void refuse_other_scenario(const fs::path& out, const std::string& scenario_file) {
+  std::vector<fs::path> records = {out / kRunRecord, out / kGridRecord};
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(out, ec))
+    if (is_plain_folder(entry)) records.push_back(entry.path() / kRunRecord);
+  for (const fs::path& record : records) {
+    if (!fs::is_regular_file(fs::symlink_status(record, ec))) continue;
+    const auto j = nlohmann::json::parse(read_text(record), nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object() || !j.value("scenario_file", nlohmann::json()).is_string()) continue;
+    const std::string from = j["scenario_file"].get<std::string>();
+    if (from == scenario_file) continue;
+    throw FolderRefused(fmt::format(
+        "{}: holds a run of another scenario file, {} ({} names it), not of {}; choose a folder for this one "
+        "with --out, e.g. --out {}-2",
+        out.string(), from, record.lexically_relative(out).string(), scenario_file, out.string()));
+  }
+}
 
 ClaimedOutput claim_output(const fs::path& out) {
   // "d/new/.." is d: the folder is checked where the kernel will resolve it.

@@ -50,9 +50,16 @@ struct ChainPlace {
 
 // The recorded settings of one point: the text of its run.json. A point of a
 // chained grid records its place: "chain": {"position": 2, "of": 4, "after": NAME}.
+// "scenario_file" names the file the run came from (absolute), when known.
 std::string run_record(const scenarios::Scenario& scenario, double threshold,
                        std::optional<sim::Duration> crash_at = std::nullopt,
-                       const std::optional<ChainPlace>& chain = std::nullopt);
+                       const std::optional<ChainPlace>& chain = std::nullopt, const std::string& scenario_file = "");
+
+// The default output folder (out/<scenario file's stem>) is this scenario
+// file's only: throws FolderRefused when `out` holds a run (or a grid, or a
+// grid's point) recorded as coming from another file, naming that file and
+// suggesting --out. A run recorded without its file is taken as this one's.
+void refuse_other_scenario(const std::filesystem::path& out, const std::string& scenario_file);
 
 // What a kept point contributes to its grid, read back from its folder.
 struct KeptPoint {

@@ -194,7 +194,7 @@ void write_plan_outputs(const scenarios::Plan& plan, const std::filesystem::path
   }
   if (!options.quiet) std::cout << report;
 
-  if (!single) write_grid_index(out, options.title, names, plan.chained);
+  if (!single) write_grid_index(out, options.title, names, plan.chained, options.scenario_file);
   if (analysis::gnuplot_available()) {
     plot_folder(out, options.title);
   } else if (!options.quiet) {
@@ -212,7 +212,8 @@ int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, cons
     const std::optional<ChainPlace> place =
         plan.chained ? std::optional<ChainPlace>(ChainPlace{i + 1, n, i > 0 ? plan.points[i - 1].name : ""})
                      : std::nullopt;
-    records.push_back(run_record(plan.points[i].scenario, options.threshold, options.crash_at, place));
+    records.push_back(
+        run_record(plan.points[i].scenario, options.threshold, options.crash_at, place, options.scenario_file));
   }
   // A chain's points depend on each other: none is kept from an earlier run (run_folder.h).
   const std::vector<std::optional<KeptPoint>> kept =

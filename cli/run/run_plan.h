@@ -19,6 +19,7 @@ struct PlanOptions {
   double threshold = 10.0;
   std::optional<sim::Duration> crash_at;  // --crash-at, for every point
   std::string title = "ckptsim";          // the plots' title: the scenario's name
+  std::string scenario_file;              // the scenario's file, absolute, as run.json and grid.json record it
 };
 
 // Returns the process exit code (0 when every point ran).

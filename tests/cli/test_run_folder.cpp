@@ -178,6 +178,33 @@ TEST_CASE("a rerun whose earlier files cannot be removed puts its own whole set 
   CHECK(aside.size() == 1);              // the earlier set, moved aside whole
 }
 
+TEST_CASE("the default output folder is refused to a scenario file of the same name from elsewhere") {
+  TempDir tmp("folder-default-other");
+  fs::create_directories(tmp / "A");
+  fs::create_directories(tmp / "B");
+  write_text(tmp / "A" / "test.json", kSingle);
+  write_text(tmp / "B" / "test.json", kSingle);
+  // Without --out, run writes into out/test under the working folder.
+  const auto run_in_tmp = [&](const std::string& scenario) {
+    const std::string command = "cd " + quoted(tmp.path()) + " && " + CKPTSIM_BINARY + " run " + scenario +
+                                " --quiet --set pgbench.duration=5s 2>" + quoted(tmp / "err.txt");
+    const int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  };
+  REQUIRE(run_in_tmp("A/test.json") == 0);
+  const std::string before = slurp(tmp / "out" / "test" / "summary.json");
+
+  CHECK(run_in_tmp("B/test.json") == 2);
+  const std::string err = slurp(tmp / "err.txt");
+  CHECK(err.find((tmp / "A" / "test.json").string()) != std::string::npos);  // the file it came from
+  CHECK(err.find("--out") != std::string::npos);
+  CHECK(slurp(tmp / "out" / "test" / "summary.json") == before);  // A's results, untouched
+
+  CHECK(run_in_tmp("./A/../A/test.json") == 0);  // the same file, however named
+  CHECK(nlohmann::json::parse(slurp(tmp / "out" / "test" / "run.json"))["scenario_file"] ==
+        (tmp / "A" / "test.json").string());
+}
+
 TEST_CASE("a folder holding files that ckptsim did not write is refused and left alone") {
   TempDir tmp("folder-refuse");
   write_text(tmp / "s.json", kSingle);
