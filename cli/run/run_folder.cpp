@@ -1,5 +1,7 @@
 #include "cli/run/run_folder.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -90,10 +92,18 @@ void remove_file(const fs::path& path) {
   if (ec) throw std::runtime_error(fmt::format("{}: cannot remove it: {}", path.string(), ec.message()));
 }
 
-// The temporaries of a killed run (AtomicFile's, gnuplot's) in a point folder whose files are kept.
+// A temporary of ckptsim's naming pattern that no running process will finish:
+// its pid is gone (a run killed with SIGKILL), or is ours (an earlier run of
+// this process that failed before it could clean up).
+bool is_left_behind(const std::string& name) {
+  const auto pid = temporary_pid(name);
+  return pid && (*pid == static_cast<long>(::getpid()) || !process_alive(*pid));
+}
+
+// What dead runs left in `dir` (AtomicFile's temporaries, gnuplot's images).
 void remove_temporaries(const fs::path& dir) {
   for (const auto& entry : fs::directory_iterator(dir)) {
-    if (is_temporary_name(entry.path().filename().string())) remove_file(entry.path());
+    if (is_plain_file(entry) && is_left_behind(entry.path().filename().string())) remove_file(entry.path());
   }
 }
 
@@ -264,9 +274,7 @@ std::vector<std::optional<KeptPoint>> prepare_output(const fs::path& out, const 
   // A single run replaces the folder as a whole when it is done (staged_folder.h);
   // a grid replaces each point as it is done, and the rest when all are.
   if (!grid) return kept;
-  for (const fs::path& file : files) {
-    if (is_temporary_name(file.filename().string())) remove_file(file);
-  }
+  remove_temporaries(out);
   for (const fs::path& dir : point_dirs) {
     const auto at = std::find(point_names.begin(), point_names.end(), dir.filename().string());
     if (at == point_names.end()) continue;  // another grid's point: removed once this grid is done
@@ -275,6 +283,11 @@ std::vector<std::optional<KeptPoint>> prepare_output(const fs::path& out, const 
     remove_temporaries(dir);
   }
   return kept;
+}
+
+void remove_left_behind(const fs::path& out) {
+  remove_temporaries(out);
+  for (const fs::path& dir : sort_contents(out).point_dirs) remove_temporaries(dir);
 }
 
 void finish_grid_output(const fs::path& out, const std::vector<std::string>& point_names) {

@@ -90,6 +90,11 @@ std::vector<std::optional<KeptPoint>> prepare_output(const std::filesystem::path
                                                      const std::vector<std::string>& point_names,
                                                      const std::vector<std::string>& records, bool grid);
 
+// Removes the temporaries of ckptsim's naming pattern (run_files.h) that a
+// dead run left in `out` and its point folders: again when a run ends, since
+// a killed run's gnuplot may finish its image after the next run started.
+void remove_left_behind(const std::filesystem::path& out);
+
 // Once every point of a grid is done: removes what the folder still holds
 // of an earlier run that is not this grid's (another grid's points, a single
 // run's files).

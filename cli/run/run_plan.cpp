@@ -225,12 +225,12 @@ int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, cons
   const std::filesystem::path dir = staged ? staged->path() : out;
   PointPool pool(plan, dir, options, records, kept);
   pool.run_all();
-  for (const std::string& warning : pool.warnings)
-    if (!warning.empty()) std::cerr << "warning: " << warning << '\n';
+  for (const std::string& warning : pool.warnings) warn_if_any(warning);
   if (const auto rc = unfinished(plan, pool)) {
     if (*rc == 1) return 1;  // failed: a single run's folder keeps the earlier run's files
     plot_stopped(plan, dir, options, pool);
     if (staged) warn_if_any(staged->commit());
+    remove_left_behind(out);
     return *rc;
   }
   if (plan.is_grid()) {
@@ -245,6 +245,7 @@ int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, cons
   } else {
     finish_grid_output(out, names);
   }
+  remove_left_behind(out);
   return 0;
 }
 

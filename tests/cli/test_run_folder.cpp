@@ -313,6 +313,30 @@ TEST_CASE("every file a grid leaves is one that a rerun knows to replace") {
   CHECK(progress_rows(tmp / "g" / "clients=2,checkpoint_sorting=false") == 4);
 }
 
+TEST_CASE("a killed run's image temporaries that appear after a rerun started are gone when it ends") {
+  TempDir tmp("folder-late-temporary");
+  write_text(tmp / "g.json", kGrid);
+  const std::string scenario = (tmp / "g.json").string(), out = (tmp / "g").string();
+  REQUIRE(run_ckptsim("run " + scenario + " --quiet --out " + out, tmp).exit_code == 0);
+  const fs::path kept = tmp / "g" / "clients=1,checkpoint_sorting=true";
+  fs::remove(tmp / "g" / "clients=2,checkpoint_sorting=false" / "summary.json");  // that point runs again
+
+  // A pid that is surely gone: a child that has exited and been reaped.
+  const pid_t dead = spawn_ckptsim({"--version"});
+  wait_for(dead);
+  const std::string late = "system.png.tmp." + std::to_string(dead),
+                    grid_late = "stability.png.tmp." + std::to_string(dead);
+  const pid_t pid = spawn_ckptsim({"run", scenario, "--quiet", "--out", out});
+  // As a killed run's gnuplot does: it finishes its image after the rerun cleaned the folders.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  write_text(kept / late, "half an image");
+  write_text(tmp / "g" / grid_late, "half an image");
+  REQUIRE(wait_for(pid) == 0);
+  CHECK_FALSE(fs::exists(kept / late));
+  CHECK_FALSE(fs::exists(tmp / "g" / grid_late));
+  CHECK(temporaries_under(tmp / "g").empty());
+}
+
 TEST_CASE("a grid resumes only the points whose recorded settings are the same") {
   TempDir tmp("folder-resume");
   write_text(tmp / "g.json", kGrid);
