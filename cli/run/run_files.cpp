@@ -12,10 +12,11 @@ namespace {
 // Every file that run_point, the plots and run_plan write. A test runs a grid
 // and checks that nothing it leaves is missing from these lists.
 const std::set<std::string, std::less<>> kPointFiles = {
-    kRunRecord,   kProgressCsv, kSystemCsv, kWaitsCsv,   kIoLayersCsv, kPostgresLog, kCheckpointsCsv, kPgbenchLog,
-    kSummaryJson, kPerfJson,    kCrashJson, kPlotScript, kTpsPng,      kTpsSvg,      kSystemPng};
-const std::set<std::string, std::less<>> kGridFiles = {kSummaryCsv, kReportTxt, kPlotScript,   kGridRecord, kOverlayPng,
-                                                       kOverlaySvg, kGridPng,   kStabilityPng, kIndexHtml};
+    kRunRecord,   kProgressCsv, kSystemCsv, kWaitsCsv,   kIoLayersCsv,   kPostgresLog, kCheckpointsCsv, kPgbenchLog,
+    kSummaryJson, kPerfJson,    kCrashJson, kPlotScript, kOwnPlotScript, kTpsPng,      kTpsSvg,         kSystemPng};
+const std::set<std::string, std::less<>> kGridFiles = {kSummaryCsv,   kReportTxt,  kPlotScript, kOwnPlotScript,
+                                                       kGridRecord,   kOverlayPng, kOverlaySvg, kGridPng,
+                                                       kStabilityPng, kIndexHtml};
 
 }  // namespace
 

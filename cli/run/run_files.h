@@ -43,8 +43,10 @@ inline constexpr char kOverlaySvg[] = "tps-overlay.svg";
 inline constexpr char kGridPng[] = "tps-grid.png";
 inline constexpr char kStabilityPng[] = "stability.png";
 
-// Both: the gnuplot script the images are drawn from.
+// Both: the gnuplot script the images are drawn from, and ckptsim's own
+// written beside it when the user edited plot.gp (cli/run/plot_folder.h).
 inline constexpr char kPlotScript[] = "plot.gp";
+inline constexpr char kOwnPlotScript[] = "plot.ckptsim.gp";
 
 // The results index (cli/pages/index_layout.h): DIR/index.html, the other
 // pages under DIR/_index/.

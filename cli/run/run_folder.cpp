@@ -21,14 +21,14 @@ namespace ckptsim::cli {
 namespace fs = std::filesystem;
 using namespace run_files;
 
-namespace {
-
 std::string read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
 }
+
+namespace {
 
 // A plain file, not a symbolic link (which may name anything, anywhere).
 bool is_plain_file(const fs::directory_entry& entry) {
@@ -111,6 +111,14 @@ void warn(const std::string& warning) {
   if (!warning.empty()) std::cerr << "warning: " << warning << '\n';
 }
 
+// Whether run.json holds `record`, the plots' checksum aside (plot_folder.h adds it when it draws).
+bool same_record(const std::string& text, const std::string& record) {
+  auto recorded = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!recorded.is_object()) return false;
+  recorded.erase(kPlotChecksumKey);
+  return recorded == nlohmann::json::parse(record);
+}
+
 }  // namespace
 
 std::string run_record(const scenarios::Scenario& scenario, double threshold, std::optional<sim::Duration> crash_at,
@@ -131,7 +139,7 @@ std::optional<KeptPoint> complete_run(const fs::path& dir, const std::string& re
   for (const std::string& name : always_written()) {
     if (!fs::is_regular_file(dir / name)) return std::nullopt;
   }
-  if (read_text(dir / kRunRecord) != record) return std::nullopt;
+  if (!same_record(read_text(dir / kRunRecord), record)) return std::nullopt;
   try {
     const auto summary = nlohmann::json::parse(read_text(dir / kSummaryJson));
     if (summary.value("complete", false) != true) return std::nullopt;

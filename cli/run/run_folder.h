@@ -61,6 +61,14 @@ std::string run_record(const scenarios::Scenario& scenario, double threshold,
 // suggesting --out. A run recorded without its file is taken as this one's.
 void refuse_other_scenario(const std::filesystem::path& out, const std::string& scenario_file);
 
+// A file's whole text ("" when it cannot be read).
+std::string read_text(const std::filesystem::path& path);
+
+// The key under which run.json and grid.json record the checksum of the
+// plot.gp ckptsim wrote (cli/run/plot_folder.h); not part of the settings a
+// grid resume compares.
+inline constexpr char kPlotChecksumKey[] = "plot_gp_fnv1a";
+
 // What a kept point contributes to its grid, read back from its folder.
 struct KeptPoint {
   analysis::Stability stability;

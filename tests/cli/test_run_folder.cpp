@@ -507,6 +507,38 @@ TEST_CASE("a grid killed at random moments, then rerun, gives an uninterrupted r
   CHECK(fs::exists(tmp / "g" / "tps-grid.png") == fs::exists(tmp / "ref" / "tps-grid.png"));
 }
 
+TEST_CASE("ckptsim plot DIR keeps a plot.gp the user edited, writes its own beside it, and says so") {
+  TempDir tmp("plot-edited");
+  write_text(tmp / "g.json", kGrid);
+  const std::string out = (tmp / "g").string();
+  REQUIRE(run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --set pgbench.duration=5s --out " + out, tmp)
+              .exit_code == 0);
+  const fs::path point = tmp / "g" / "clients=1,checkpoint_sorting=true";
+  const std::string own_point = slurp(point / "plot.gp"), own_grid = slurp(tmp / "g" / "plot.gp");
+
+  // Untouched scripts are ckptsim's: redrawn in place, nothing beside them.
+  auto r = run_ckptsim("plot " + out, tmp);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("edited") == std::string::npos);
+  CHECK_FALSE(fs::exists(point / "plot.ckptsim.gp"));
+
+  write_text(point / "plot.gp", own_point + "set title 'mine'\n");
+  write_text(tmp / "g" / "plot.gp", own_grid + "set title 'mine too'\n");
+  r = run_ckptsim("plot " + out, tmp);
+  REQUIRE(r.exit_code == 0);
+  CHECK(slurp(point / "plot.gp") == own_point + "set title 'mine'\n");
+  CHECK(slurp(tmp / "g" / "plot.gp") == own_grid + "set title 'mine too'\n");
+  CHECK(fs::exists(point / "plot.ckptsim.gp"));
+  CHECK(fs::exists(tmp / "g" / "plot.ckptsim.gp"));
+  CHECK(r.err.find((point / "plot.gp").string() + ": edited since ckptsim wrote it, so kept") != std::string::npos);
+  CHECK(r.err.find((tmp / "g" / "plot.gp").string() + ": edited") != std::string::npos);
+
+  // The checksum is no setting: the grid still resumes every point.
+  r = run_ckptsim("run " + (tmp / "g.json").string() + " --set pgbench.duration=5s --out " + out, tmp);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("kept 4 of 4 points") != std::string::npos);
+}
+
 TEST_CASE("ckptsim plot DIR draws a grid's plots again from its CSVs, the same script as the run wrote") {
   TempDir tmp("folder-plot");
   write_text(tmp / "g.json", kGrid);
