@@ -107,10 +107,6 @@ void remove_temporaries(const fs::path& dir) {
   }
 }
 
-void warn(const std::string& warning) {
-  if (!warning.empty()) std::cerr << "warning: " << warning << '\n';
-}
-
 // Whether run.json holds `record`, the plots' checksum aside (plot_folder.h adds it when it draws).
 bool same_record(const std::string& text, const std::string& record) {
   auto recorded = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
@@ -120,6 +116,10 @@ bool same_record(const std::string& text, const std::string& record) {
 }
 
 }  // namespace
+
+void warn_if_any(const std::string& warning) {
+  if (!warning.empty()) std::cerr << "warning: " << warning << '\n';
+}
 
 std::string run_record(const scenarios::Scenario& scenario, double threshold, std::optional<sim::Duration> crash_at,
                        const std::optional<ChainPlace>& chain, const std::string& scenario_file) {
@@ -275,8 +275,8 @@ std::vector<std::optional<KeptPoint>> prepare_output(const fs::path& out, const 
     return kept;
   }
   if (!fs::is_directory(out)) throw FolderRefused(fmt::format("{}: exists and is not a folder", out.string()));
-  warn(remove_dead_staging(out.parent_path(), out.filename().string()));
-  if (grid) warn(remove_dead_staging(out));  // its points' temporary folders
+  warn_if_any(remove_dead_staging(out.parent_path(), out.filename().string()));
+  if (grid) warn_if_any(remove_dead_staging(out));  // its points' temporary folders
   auto [files, point_dirs, index_dirs, foreign] = sort_contents(out);
   refuse_foreign(out.string(), foreign);
   // A single run replaces the folder as a whole when it is done (staged_folder.h);

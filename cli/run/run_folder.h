@@ -61,6 +61,9 @@ std::string run_record(const scenarios::Scenario& scenario, double threshold,
 // suggesting --out. A run recorded without its file is taken as this one's.
 void refuse_other_scenario(const std::filesystem::path& out, const std::string& scenario_file);
 
+// Prints "warning: ..." on stderr, unless `warning` is empty.
+void warn_if_any(const std::string& warning);
+
 // A file's whole text ("" when it cannot be read).
 std::string read_text(const std::filesystem::path& path);
 

@@ -158,10 +158,6 @@ std::optional<int> unfinished(const scenarios::Plan& plan, const PointPool& pool
   return stop_exit_code(why);
 }
 
-void warn_if_any(const std::string& warning) {
-  if (!warning.empty()) std::cerr << "warning: " << warning << '\n';
-}
-
 // A stopped plan's plots: those of each run it measured, from the intervals
 // it committed (no grid plots: they would compare partial series with whole ones).
 void plot_stopped(const scenarios::Plan& plan, const std::filesystem::path& dir, const PlanOptions& options,
