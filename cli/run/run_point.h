@@ -3,7 +3,8 @@
 // Runs one resolved scenario (one grid point) from start to finish and writes
 // its folder: run.json (first), progress.csv, system.csv, waits.csv,
 // io_layers.csv, postgres.log, perf.json (wall-clock figures) and summary.json
-// (last). All but perf.json are pure functions of the scenario and its seed.
+// (last). All but perf.json are pure functions of the scenario and its seed
+// (run.json names the scenario's file as well, where it lies).
 // A stop request ends the run after the current interval: its rows are
 // committed and summary.json says "complete": false.
 // This is the composition root: the only place that wires the layers together.
