@@ -25,11 +25,13 @@ int command_run(const RunArgs& args) {
                                                   .max_points = args.max_points});
   if (!plan) return 2;
   std::filesystem::path out = args.out;
-  if (out.empty()) {
-    const std::filesystem::path source =
-        args.scenario.empty() ? default_scenario() : std::filesystem::path(args.scenario);
-    out = std::filesystem::path(run_files::kDefaultOutFolder) / source.stem();
-  }
+  const std::filesystem::path source =
+      args.scenario.empty() ? default_scenario() : std::filesystem::path(args.scenario);
+  std::error_code ec;
+  std::filesystem::path source_file = std::filesystem::weakly_canonical(std::filesystem::absolute(source), ec);
+  if (ec) source_file = std::filesystem::absolute(source).lexically_normal();
+  const bool default_out = out.empty();
+  if (default_out) out = std::filesystem::path(run_files::kDefaultOutFolder) / source.stem();
   std::optional<sim::Duration> crash_at;
   if (!args.crash_at.empty()) {
     std::string expected;
@@ -63,6 +65,8 @@ int command_run(const RunArgs& args) {
   install_stop_handlers();
   if (args.max_wall_s > 0) set_wall_budget(std::chrono::duration<double>(args.max_wall_s));
   try {
+    // out/<stem> is shared by every scenario file of that stem: it is refused to another one's.
+    if (default_out && std::filesystem::is_directory(out)) refuse_other_scenario(out, source_file.string());
     const ClaimedOutput claimed = claim_output(out);  // locked until the index is refreshed
     out = claimed.dir;
     const int rc = run_plan(*plan, out,
@@ -71,7 +75,8 @@ int command_run(const RunArgs& args) {
                              .threshold = args.threshold,
                              .crash_at = crash_at,
                              .title = source_name(args.scenario),
-                             .overridden = !args.sets.empty() || !args.preset_files.empty()});
+                             .overridden = !args.sets.empty() || !args.preset_files.empty(),
+                             .scenario_file = source_file.string()});
     refresh_indexes(out);  // a stopped or failed run too: its page says what it left
     return rc;
   } catch (const FolderRefused& e) {

@@ -28,8 +28,6 @@ long holder_of(const fs::path& lock) {
   return in ? pid : 0;
 }
 
-bool is_alive(long pid) { return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM); }
-
 // Links a file holding our pid to `lock`; false if `lock` exists.
 bool try_take(const fs::path& lock) {
   const fs::path temp = lock.parent_path() / run_files::temporary_name(kOutputLock, static_cast<long>(::getpid()));
@@ -45,11 +43,13 @@ bool try_take(const fs::path& lock) {
 
 }  // namespace
 
+bool process_alive(long pid) { return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM); }
+
 OutputLock::OutputLock(const fs::path& dir, const std::string& shown) : path_(dir / kOutputLock) {
   for (int attempt = 0; attempt < 2; ++attempt) {
     if (try_take(path_)) return;
     const long pid = holder_of(path_);
-    if (is_alive(pid) && pid != static_cast<long>(::getpid())) {
+    if (process_alive(pid) && pid != static_cast<long>(::getpid())) {
       throw FolderRefused(
           fmt::format("{}: another ckptsim run (pid {}) is writing into it ({} names it); wait for it to end or choose "
                       "another --out",

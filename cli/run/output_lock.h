@@ -17,6 +17,9 @@
 
 namespace ckptsim::cli {
 
+// Whether a process `pid` exists (ours or another user's).
+bool process_alive(long pid);
+
 class OutputLock {
  public:
   // Takes DIR's lock; throws FolderRefused (cli/run/folder_refused.h) naming `shown`

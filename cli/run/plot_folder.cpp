@@ -11,6 +11,7 @@
 #include "analysis/plots.h"
 #include "cli/run/folder_refused.h"
 #include "cli/run/run_files.h"
+#include "cli/run/run_folder.h"
 #include "cli/run/run_summary.h"
 
 namespace ckptsim::cli {
@@ -73,11 +74,57 @@ void warn_not_drawn(const fs::path& dir, const std::string& why) {
   std::cerr << "warning: " << dir.string() << ": no plots drawn: " << why << '\n';
 }
 
+// The checksum that run.json / grid.json record of the plot.gp ckptsim wrote
+// (64-bit FNV-1a, in hex): enough to notice an edit, no security claim.
+std::string checksum_of(const std::string& text) {
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (const char c : text) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 1099511628211ULL;
+  }
+  return fmt::format("{:016x}", hash);
+}
+
+// The script to write in `dir`: plot.gp, or plot.ckptsim.gp beside it when
+// plot.gp is no longer the one ckptsim wrote (its checksum in `record`
+// differs): the user's edit is kept, and they are told.
+std::string script_for(const fs::path& dir, const fs::path& record) {
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::symlink_status(dir / kPlotScript, ec))) return kPlotScript;
+  const auto recorded = nlohmann::json::parse(read_text(record), nullptr, /*allow_exceptions=*/false);
+  if (!recorded.is_object() || !recorded.value(kPlotChecksumKey, nlohmann::json()).is_string()) return kPlotScript;
+  if (recorded[kPlotChecksumKey].get<std::string>() == checksum_of(read_text(dir / kPlotScript))) return kPlotScript;
+  std::cerr << "note: " << (dir / kPlotScript).string()
+            << ": edited since ckptsim wrote it, so kept; ckptsim's own script is written beside it as "
+            << kOwnPlotScript << '\n';
+  return kOwnPlotScript;
+}
+
+// Records in `record` (run.json, grid.json) the checksum of the plot.gp just written.
+void record_checksum(const fs::path& dir, const std::string& script, const fs::path& record) {
+  std::error_code ec;
+  if (script != kPlotScript || !fs::is_regular_file(fs::symlink_status(record, ec))) return;
+  auto j = nlohmann::ordered_json::parse(read_text(record), nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return;
+  j[kPlotChecksumKey] = checksum_of(read_text(dir / kPlotScript));
+  analysis::write_file_atomically(record, j.dump(2) + "\n");
+}
+
+// One run folder's plots; "" or why there is nothing to draw.
+std::string draw_run(const fs::path& dir, const std::string& title) {
+  analysis::RunPlotNames names = kRunPlot;
+  names.script = script_for(dir, dir / kRunRecord);
+  const std::string why = analysis::plot_run(dir, title, names);
+  record_checksum(dir, names.script, dir / kRunRecord);
+  return why;
+}
+
 }  // namespace
 
 void write_grid_index(const fs::path& grid_dir, const std::string& title, const std::vector<std::string>& point_names,
-                      bool chained) {
+                      bool chained, const std::string& scenario_file) {
   nlohmann::ordered_json index = {{"title", title}, {"points", point_names}};
+  if (!scenario_file.empty()) index["scenario_file"] = scenario_file;
   if (chained) index["chain"] = {{"order", point_names}};
   analysis::write_file_atomically(grid_dir / kGridRecord, index.dump(2) + "\n");
 }
@@ -100,8 +147,8 @@ GridIndex read_grid_index(const fs::path& dir) {
 
 void plot_folder(const fs::path& dir, const std::string& run_title) {
   if (fs::exists(dir / kProgressCsv)) {
-    const std::string why = analysis::plot_run(
-        dir, run_title.empty() ? fs::absolute(dir).lexically_normal().filename().string() : run_title, kRunPlot);
+    const std::string why =
+        draw_run(dir, run_title.empty() ? fs::absolute(dir).lexically_normal().filename().string() : run_title);
     if (!why.empty()) warn_not_drawn(dir, why);
     return;
   }
@@ -109,14 +156,17 @@ void plot_folder(const fs::path& dir, const std::string& run_title) {
   std::vector<analysis::PlotSeries> series;
   for (const fs::path& point : points) {
     const std::string name = point.filename().string();
-    const std::string why = analysis::plot_run(point, title + ": " + name, kRunPlot);
+    const std::string why = draw_run(point, title + ": " + name);
     if (!why.empty()) {
       warn_not_drawn(point, why + "; left out of the grid's plots");
       continue;
     }
     series.push_back({name, point / kProgressCsv, stability_of(point)});
   }
-  analysis::plot_grid(dir, series, title, kGridPlot);
+  analysis::GridPlotNames names = kGridPlot;
+  names.script = script_for(dir, dir / kGridRecord);
+  analysis::plot_grid(dir, series, title, names);
+  record_checksum(dir, names.script, dir / kGridRecord);
 }
 
 }  // namespace ckptsim::cli

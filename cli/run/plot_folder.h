@@ -13,10 +13,12 @@
 
 namespace ckptsim::cli {
 
-// grid.json, written by run for a grid: {"title", "points"} and, for a
-// chained grid, "chain": {"order": the points in the order they ran}.
+// grid.json, written by run for a grid: {"title", "points"}, the scenario
+// file it came from ("scenario_file", when known) and, for a chained grid,
+// "chain": {"order": the points in the order they ran}.
 void write_grid_index(const std::filesystem::path& grid_dir, const std::string& title,
-                      const std::vector<std::string>& point_names, bool chained = false);
+                      const std::vector<std::string>& point_names, bool chained = false,
+                      const std::string& scenario_file = "");
 
 // A grid folder's grid.json: its title and its points' folders, in grid
 // order. Throws FolderRefused naming the file when DIR has no grid.json, it is

@@ -12,10 +12,11 @@ namespace {
 // Every file that run_point, the plots and run_plan write. A test runs a grid
 // and checks that nothing it leaves is missing from these lists.
 const std::set<std::string, std::less<>> kPointFiles = {
-    kRunRecord,   kProgressCsv, kSystemCsv, kWaitsCsv,   kIoLayersCsv, kPostgresLog, kCheckpointsCsv, kPgbenchLog,
-    kSummaryJson, kPerfJson,    kCrashJson, kPlotScript, kTpsPng,      kTpsSvg,      kSystemPng};
-const std::set<std::string, std::less<>> kGridFiles = {kSummaryCsv, kReportTxt, kPlotScript,   kGridRecord, kOverlayPng,
-                                                       kOverlaySvg, kGridPng,   kStabilityPng, kIndexHtml};
+    kRunRecord,   kProgressCsv, kSystemCsv, kWaitsCsv,   kIoLayersCsv,   kPostgresLog, kCheckpointsCsv, kPgbenchLog,
+    kSummaryJson, kPerfJson,    kCrashJson, kPlotScript, kOwnPlotScript, kTpsPng,      kTpsSvg,         kSystemPng};
+const std::set<std::string, std::less<>> kGridFiles = {kSummaryCsv,   kReportTxt,  kPlotScript, kOwnPlotScript,
+                                                       kGridRecord,   kOverlayPng, kOverlaySvg, kGridPng,
+                                                       kStabilityPng, kIndexHtml};
 
 }  // namespace
 
@@ -37,6 +38,13 @@ bool is_temporary_name(const std::string& name) {
 }
 
 std::string temporary_name(const std::string& name, long pid) { return fmt::format("{}.tmp.{}", name, pid); }
+
+std::optional<long> temporary_pid(const std::string& name) {
+  static const std::regex pattern(R"(.+\.tmp\.([0-9]{1,9})(\.[0-9]+)?)");
+  std::smatch match;
+  if (!std::regex_match(name, match, pattern)) return std::nullopt;
+  return std::stol(match[1].str());
+}
 
 const std::vector<std::string>& always_written() {
   static const std::vector<std::string> names = {kRunRecord,   kProgressCsv, kSystemCsv, kWaitsCsv,

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,13 +43,15 @@ inline constexpr char kOverlaySvg[] = "tps-overlay.svg";
 inline constexpr char kGridPng[] = "tps-grid.png";
 inline constexpr char kStabilityPng[] = "stability.png";
 
+// Both: the gnuplot script the images are drawn from, and ckptsim's own
+// written beside it when the user edited plot.gp (cli/run/plot_folder.h).
+inline constexpr char kPlotScript[] = "plot.gp";
+inline constexpr char kOwnPlotScript[] = "plot.ckptsim.gp";
+
 // `ckptsim compare`'s picture, in its --out folder (the working folder by default).
 inline constexpr char kComparePng[] = "compare.png";
 inline constexpr char kCompareSvg[] = "compare.svg";
 inline constexpr char kCompareScript[] = "compare.gp";
-
-// Both: the gnuplot script the images are drawn from.
-inline constexpr char kPlotScript[] = "plot.gp";
 
 // The results index (cli/pages/index_layout.h): DIR/index.html, the other
 // pages under DIR/_index/.
@@ -82,6 +85,8 @@ std::string aggregate_log_name(int pgbench_pid, std::size_t thread);
 bool is_temporary_name(const std::string& name);
 // The name under which a file is written before it is linked to its own.
 std::string temporary_name(const std::string& name, long pid);
+// The pid a temporary name carries, or nullopt for another name.
+std::optional<long> temporary_pid(const std::string& name);
 
 // The files a complete run always has (pgbench_log.PID[.N] only with
 // --aggregate-interval), and every file a point or a grid folder may hold.

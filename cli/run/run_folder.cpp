@@ -1,22 +1,25 @@
 #include "cli/run/run_folder.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/run/index_mark.h"
+#include "cli/run/output_lock.h"
 #include "cli/run/run_files.h"
 #include "cli/run/run_summary.h"
+#include "cli/run/staged_folder.h"
 
 namespace ckptsim::cli {
 
 namespace fs = std::filesystem;
 using namespace run_files;
-
-namespace {
 
 std::string read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -24,6 +27,8 @@ std::string read_text(const fs::path& path) {
   s << in.rdbuf();
   return s.str();
 }
+
+namespace {
 
 // A plain file, not a symbolic link (which may name anything, anywhere).
 bool is_plain_file(const fs::directory_entry& entry) {
@@ -87,18 +92,40 @@ void remove_file(const fs::path& path) {
   if (ec) throw std::runtime_error(fmt::format("{}: cannot remove it: {}", path.string(), ec.message()));
 }
 
-void empty_point_folder(const fs::path& dir, bool keep_results) {
+// A temporary of ckptsim's naming pattern that no running process will finish:
+// its pid is gone (a run killed with SIGKILL), or is ours (an earlier run of
+// this process that failed before it could clean up).
+bool is_left_behind(const std::string& name) {
+  const auto pid = temporary_pid(name);
+  return pid && (*pid == static_cast<long>(::getpid()) || !process_alive(*pid));
+}
+
+// What dead runs left in `dir` (AtomicFile's temporaries, gnuplot's images).
+void remove_temporaries(const fs::path& dir) {
   for (const auto& entry : fs::directory_iterator(dir)) {
-    const std::string name = entry.path().filename().string();
-    if (!keep_results || is_temporary_name(name)) remove_file(entry.path());
+    if (is_plain_file(entry) && is_left_behind(entry.path().filename().string())) remove_file(entry.path());
   }
+}
+
+// Whether run.json holds `record`, the plots' checksum aside (plot_folder.h adds it when it draws).
+bool same_record(const std::string& text, const std::string& record) {
+  auto recorded = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!recorded.is_object()) return false;
+  recorded.erase(kPlotChecksumKey);
+  return recorded == nlohmann::json::parse(record);
 }
 
 }  // namespace
 
+void warn_if_any(const std::string& warning) {
+  if (!warning.empty()) std::cerr << "warning: " << warning << '\n';
+}
+
 std::string run_record(const scenarios::Scenario& scenario, double threshold, std::optional<sim::Duration> crash_at,
-                       const std::optional<ChainPlace>& chain) {
-  nlohmann::ordered_json record = {{"ckptsim_version", CKPTSIM_VERSION}, {"threshold", threshold}};
+                       const std::optional<ChainPlace>& chain, const std::string& scenario_file) {
+  nlohmann::ordered_json record = {{"ckptsim_version", CKPTSIM_VERSION}};
+  if (!scenario_file.empty()) record["scenario_file"] = scenario_file;
+  record["threshold"] = threshold;
   if (crash_at) record["crash_at_s"] = sim::to_seconds(*crash_at);
   if (chain) {
     record["chain"] = {{"position", chain->position}, {"of", chain->of}};
@@ -112,7 +139,7 @@ std::optional<KeptPoint> complete_run(const fs::path& dir, const std::string& re
   for (const std::string& name : always_written()) {
     if (!fs::is_regular_file(dir / name)) return std::nullopt;
   }
-  if (read_text(dir / kRunRecord) != record) return std::nullopt;
+  if (!same_record(read_text(dir / kRunRecord), record)) return std::nullopt;
   try {
     const auto summary = nlohmann::json::parse(read_text(dir / kSummaryJson));
     if (summary.value("complete", false) != true) return std::nullopt;
@@ -136,6 +163,8 @@ struct FolderContents {
   std::vector<fs::path> files, point_dirs, index_dirs, foreign;
 };
 
+bool is_dead_staging(const fs::path& dir);
+
 FolderContents sort_contents(const fs::path& dir) {
   FolderContents c;
   bool has_record = has_run_record(dir) || has_grid_record(dir);
@@ -149,7 +178,7 @@ FolderContents sort_contents(const fs::path& dir) {
     } else if (has_record && is_plain_file(entry) && name != kIndexHtml &&
                (is_point_file(name) || is_grid_file(name))) {
       c.files.push_back(entry.path());
-    } else if (is_plain_folder(entry) && is_point_folder(entry.path())) {
+    } else if (is_plain_folder(entry) && (is_point_folder(entry.path()) || is_dead_staging(entry.path()))) {
       c.point_dirs.push_back(entry.path());
     } else if (is_plain_folder(entry) && name == kIndexFolder && is_index_folder(entry.path())) {
       c.index_dirs.push_back(entry.path());
@@ -158,6 +187,33 @@ FolderContents sort_contents(const fs::path& dir) {
     }
   }
   return c;
+}
+
+// A folder a dead run staged (staged_folder.h): named NAME.tmp.<pid> for a pid
+// no longer alive, holding ckptsim's outputs (a run's files, or the earlier
+// set it had moved aside) and temporaries.
+bool is_dead_staging(const fs::path& dir) {
+  const auto pid = temporary_pid(dir.filename().string());
+  std::error_code ec;
+  if (!pid || process_alive(*pid) || !fs::is_directory(fs::symlink_status(dir, ec))) return false;
+  const std::vector<fs::path> foreign = sort_contents(dir).foreign;
+  return std::all_of(foreign.begin(), foreign.end(), [](const fs::path& name) { return is_temporary_name(name); });
+}
+
+// Removes the folders that dead runs staged in `parent`: named STEM.tmp.<pid>,
+// or any name when `stem` is empty. Returns a warning for one that could not
+// be removed, or "".
+std::string remove_dead_staging(const fs::path& parent, const std::string& stem = "") {
+  std::error_code ec;
+  std::string warning;
+  for (const auto& entry : fs::directory_iterator(parent, ec)) {
+    const std::string name = entry.path().filename().string();
+    const auto pid = temporary_pid(name);
+    if (!pid || (!stem.empty() && name != temporary_name(stem, *pid)) || !is_dead_staging(entry.path())) continue;
+    fs::remove_all(entry.path(), ec);
+    if (ec) warning = fmt::format("{}: a killed run's folder could not be removed: {}", name, ec.message());
+  }
+  return warning;
 }
 
 void refuse_foreign(const std::string& shown, std::vector<fs::path> foreign) {
@@ -174,6 +230,24 @@ void refuse_foreign(const std::string& shown, std::vector<fs::path> foreign) {
 }
 
 }  // namespace
+
+void refuse_other_scenario(const fs::path& out, const std::string& scenario_file) {
+  std::vector<fs::path> records = {out / kRunRecord, out / kGridRecord};
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(out, ec))
+    if (is_plain_folder(entry)) records.push_back(entry.path() / kRunRecord);
+  for (const fs::path& record : records) {
+    if (!fs::is_regular_file(fs::symlink_status(record, ec))) continue;
+    const auto j = nlohmann::json::parse(read_text(record), nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object() || !j.value("scenario_file", nlohmann::json()).is_string()) continue;
+    const std::string from = j["scenario_file"].get<std::string>();
+    if (from == scenario_file) continue;
+    throw FolderRefused(fmt::format(
+        "{}: holds a run of another scenario file, {} ({} names it), not of {}; choose a folder for this one "
+        "with --out, e.g. --out {}-2",
+        out.string(), from, record.lexically_relative(out).string(), scenario_file, out.string()));
+  }
+}
 
 ClaimedOutput claim_output(const fs::path& out) {
   // "d/new/.." is d: the folder is checked where the kernel will resolve it.
@@ -201,20 +275,38 @@ std::vector<std::optional<KeptPoint>> prepare_output(const fs::path& out, const 
     return kept;
   }
   if (!fs::is_directory(out)) throw FolderRefused(fmt::format("{}: exists and is not a folder", out.string()));
+  warn_if_any(remove_dead_staging(out.parent_path(), out.filename().string()));
+  if (grid) warn_if_any(remove_dead_staging(out));  // its points' temporary folders
   auto [files, point_dirs, index_dirs, foreign] = sort_contents(out);
   refuse_foreign(out.string(), foreign);
-
-  for (const fs::path& file : files) remove_file(file);
-  for (const fs::path& dir : index_dirs) fs::remove_all(dir);
+  // A single run replaces the folder as a whole when it is done (staged_folder.h);
+  // a grid replaces each point as it is done, and the rest when all are.
+  if (!grid) return kept;
+  remove_temporaries(out);
   for (const fs::path& dir : point_dirs) {
     const auto at = std::find(point_names.begin(), point_names.end(), dir.filename().string());
+    if (at == point_names.end()) continue;  // another grid's point: removed once this grid is done
     const std::size_t i = static_cast<std::size_t>(at - point_names.begin());
-    if (grid && at != point_names.end()) kept[i] = complete_run(dir, records[i]);
-    const bool keep = grid && at != point_names.end() && kept[i].has_value();
-    empty_point_folder(dir, keep);
-    if (!keep && (!grid || at == point_names.end())) fs::remove(dir);  // a point of another grid
+    kept[i] = complete_run(dir, records[i]);
+    remove_temporaries(dir);
   }
   return kept;
+}
+
+void remove_left_behind(const fs::path& out) {
+  remove_temporaries(out);
+  for (const fs::path& dir : sort_contents(out).point_dirs) remove_temporaries(dir);
+}
+
+void finish_grid_output(const fs::path& out, const std::vector<std::string>& point_names) {
+  auto [files, point_dirs, index_dirs, foreign] = sort_contents(out);
+  for (const fs::path& file : files) {
+    if (!is_grid_file(file.filename().string())) remove_file(file);  // an earlier single run's
+  }
+  for (const fs::path& dir : point_dirs) {
+    if (std::find(point_names.begin(), point_names.end(), dir.filename().string()) == point_names.end())
+      fs::remove_all(dir);
+  }
 }
 
 }  // namespace ckptsim::cli

@@ -5,7 +5,8 @@
 // - a run goes into a folder that is new, empty, or holds nothing but
 //   ckptsim's outputs (an earlier run, an earlier grid, temporaries of a killed
 //   one, the results index's index.html and _index/ pages); those outputs are
-//   replaced as a whole;
+//   replaced as a whole, and only once the new run has its own set
+//   (cli/run/staged_folder.h): a killed or failed run leaves the earlier set;
 // - a file counts as ckptsim's output only beside a record of ckptsim's own
 //   (run.json with ckptsim's version, grid.json, or a point folder holding
 //   such a run.json): a real pgbench.log, a pgbench_log.4711 in a user's
@@ -18,7 +19,7 @@
 // - a grid resumes: a point folder whose summary.json says "complete": true
 //   and whose run.json (the ckptsim version, the --threshold and the point's
 //   resolved settings) equals the new point's is kept as it is; every other
-//   point is run again from an emptied folder. A chained grid never resumes:
+//   point is run again into a temporary folder that then takes its place. A chained grid never resumes:
 //   its points start from each other's state, so all of them run again.
 //
 // run.json is written when a point starts, summary.json last of all its files
@@ -49,9 +50,27 @@ struct ChainPlace {
 
 // The recorded settings of one point: the text of its run.json. A point of a
 // chained grid records its place: "chain": {"position": 2, "of": 4, "after": NAME}.
+// "scenario_file" names the file the run came from (absolute), when known.
 std::string run_record(const scenarios::Scenario& scenario, double threshold,
                        std::optional<sim::Duration> crash_at = std::nullopt,
-                       const std::optional<ChainPlace>& chain = std::nullopt);
+                       const std::optional<ChainPlace>& chain = std::nullopt, const std::string& scenario_file = "");
+
+// The default output folder (out/<scenario file's stem>) is this scenario
+// file's only: throws FolderRefused when `out` holds a run (or a grid, or a
+// grid's point) recorded as coming from another file, naming that file and
+// suggesting --out. A run recorded without its file is taken as this one's.
+void refuse_other_scenario(const std::filesystem::path& out, const std::string& scenario_file);
+
+// Prints "warning: ..." on stderr, unless `warning` is empty.
+void warn_if_any(const std::string& warning);
+
+// A file's whole text ("" when it cannot be read).
+std::string read_text(const std::filesystem::path& path);
+
+// The key under which run.json and grid.json record the checksum of the
+// plot.gp ckptsim wrote (cli/run/plot_folder.h); not part of the settings a
+// grid resume compares.
+inline constexpr char kPlotChecksumKey[] = "plot_gp_fnv1a";
 
 // What a kept point contributes to its grid, read back from its folder.
 struct KeptPoint {
@@ -73,11 +92,23 @@ struct ClaimedOutput {
 };
 ClaimedOutput claim_output(const std::filesystem::path& out);
 
-// Empties `out` of an earlier run's files (keeping the grid points whose
-// record is in `keep`, by folder name) and returns, per point, whether it is
-// kept. Throws FolderRefused for a folder holding other files.
+// Readies `out` for a run: removes what a killed run left (its temporary
+// folders and files), and returns, per point of a grid, whether its folder
+// holds a complete run of the same record (kept). The earlier run's results
+// stay until the new ones replace them (staged_folder.h). Throws
+// FolderRefused for a folder holding other files.
 std::vector<std::optional<KeptPoint>> prepare_output(const std::filesystem::path& out,
                                                      const std::vector<std::string>& point_names,
                                                      const std::vector<std::string>& records, bool grid);
+
+// Removes the temporaries of ckptsim's naming pattern (run_files.h) that a
+// dead run left in `out` and its point folders: again when a run ends, since
+// a killed run's gnuplot may finish its image after the next run started.
+void remove_left_behind(const std::filesystem::path& out);
+
+// Once every point of a grid is done: removes what the folder still holds
+// of an earlier run that is not this grid's (another grid's points, a single
+// run's files).
+void finish_grid_output(const std::filesystem::path& out, const std::vector<std::string>& point_names);
 
 }  // namespace ckptsim::cli

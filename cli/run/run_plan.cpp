@@ -23,6 +23,7 @@
 #include "cli/run/run_files.h"
 #include "cli/run/run_folder.h"
 #include "cli/run/run_point.h"
+#include "cli/run/staged_folder.h"
 #include "cli/run/stop.h"
 
 namespace ckptsim::cli {
@@ -36,7 +37,9 @@ class PointPool {
             const std::vector<std::string>& records, const std::vector<std::optional<KeptPoint>>& kept)
       : outcomes(plan.points.size()),
         errors(plan.points.size()),
+        warnings(plan.points.size()),
         ran(plan.points.size(), 0),
+        measured(plan.points.size(), 0),
         plan_(plan),
         out_(out),
         options_(options),
@@ -66,7 +69,9 @@ class PointPool {
 
   std::vector<RunOutcome> outcomes;
   std::vector<std::string> errors;
-  std::vector<char> ran;  // ran to its end, or kept from an earlier run
+  std::vector<std::string> warnings;  // an earlier run's point folder that could not all be removed
+  std::vector<char> ran;              // ran to its end, or kept from an earlier run
+  std::vector<char> measured;         // ran in this process, to its end or until a stop
 
  private:
   void work() {
@@ -98,10 +103,15 @@ class PointPool {
                    .record = records_[i],
                    .crash_at = options_.crash_at};
     try {
-      const std::filesystem::path dir = single_ ? out_ : out_ / plan_.points[i].name;
+      // A single run's folder is staged by run_plan, around its plots; a grid's points here, one by one.
+      std::optional<StagedFolder> staged;
+      if (!single_) staged.emplace(out_ / plan_.points[i].name);
+      const std::filesystem::path dir = staged ? staged->path() : out_;
       outcomes[i] =
           chain_ ? chain_->run_next(plan_.points[i].scenario, dir, run) : run_point(plan_.points[i].scenario, dir, run);
       ran[i] = outcomes[i].stopped_by == StopReason::none;
+      measured[i] = 1;
+      if (staged) warnings[i] = staged->commit();
       return ran[i] ? "done" : "stopped";
     } catch (const std::exception& e) {
       errors[i] = e.what();
@@ -137,7 +147,7 @@ std::optional<int> unfinished(const scenarios::Plan& plan, const PointPool& pool
   if (failed) return 1;
   const std::size_t done = static_cast<std::size_t>(std::count(pool.ran.begin(), pool.ran.end(), 1));
   if (done == n) return std::nullopt;
-  // A stopped run writes no grid table and no plots: they would judge partial series.
+  // A stopped grid writes no grid table: it would judge partial series beside whole ones.
   const StopReason why = stop_requested();
   std::cerr << "ckptsim: " << stop_description(why) << ": "
             << (single ? fmt::format("the run stopped early; its {} says \"complete\": false", run_files::kSummaryJson)
@@ -147,6 +157,19 @@ std::optional<int> unfinished(const scenarios::Plan& plan, const PointPool& pool
                                : fmt::format("{} of {} points complete; the same command resumes the grid", done, n))
             << '\n';
   return stop_exit_code(why);
+}
+
+// A stopped plan's plots: those of each run it measured, from the intervals
+// it committed (no grid plots: they would compare partial series with whole ones).
+void plot_stopped(const scenarios::Plan& plan, const std::filesystem::path& dir, const PlanOptions& options,
+                  const PointPool& pool) {
+  if (!analysis::gnuplot_available()) return;
+  for (std::size_t i = 0; i < plan.points.size(); ++i) {
+    if (!pool.measured[i]) continue;
+    const std::filesystem::path run_dir = plan.is_grid() ? dir / plan.points[i].name : dir;
+    if (!std::filesystem::exists(run_dir / run_files::kProgressCsv)) continue;  // stopped before its first interval
+    plot_folder(run_dir, plan.is_grid() ? options.title + ": " + plan.points[i].name : options.title);
+  }
 }
 
 // The grid's table (summary.csv, report.txt, printed), grid.json and the plots.
@@ -178,7 +201,7 @@ void write_plan_outputs(const scenarios::Plan& plan, const std::filesystem::path
     }
   }
 
-  if (!single) write_grid_index(out, options.title, names, plan.chained);
+  if (!single) write_grid_index(out, options.title, names, plan.chained, options.scenario_file);
   if (analysis::gnuplot_available()) {
     plot_folder(out, options.title);
   } else if (!options.quiet) {
@@ -196,22 +219,40 @@ int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, cons
     const std::optional<ChainPlace> place =
         plan.chained ? std::optional<ChainPlace>(ChainPlace{i + 1, n, i > 0 ? plan.points[i - 1].name : ""})
                      : std::nullopt;
-    records.push_back(run_record(plan.points[i].scenario, options.threshold, options.crash_at, place));
+    records.push_back(
+        run_record(plan.points[i].scenario, options.threshold, options.crash_at, place, options.scenario_file));
   }
   // A chain's points depend on each other: none is kept from an earlier run (run_folder.h).
   const std::vector<std::optional<KeptPoint>> kept =
       prepare_output(out, names, records, plan.is_grid() && !plan.chained);
 
-  PointPool pool(plan, out, options, records, kept);
+  // A single run is written beside `out` and put in its place with its plots (staged_folder.h).
+  std::optional<StagedFolder> staged;
+  if (!plan.is_grid()) staged.emplace(out);
+  const std::filesystem::path dir = staged ? staged->path() : out;
+  PointPool pool(plan, dir, options, records, kept);
   pool.run_all();
-  if (const auto rc = unfinished(plan, pool)) return *rc;
+  for (const std::string& warning : pool.warnings) warn_if_any(warning);
+  if (const auto rc = unfinished(plan, pool)) {
+    if (*rc == 1) return 1;  // failed: a single run's folder keeps the earlier run's files
+    plot_stopped(plan, dir, options, pool);
+    if (staged) warn_if_any(staged->commit());
+    remove_left_behind(out);
+    return *rc;
+  }
   if (plan.is_grid()) {
     const std::size_t reused =
         static_cast<std::size_t>(std::count_if(kept.begin(), kept.end(), [](const auto& k) { return k.has_value(); }));
     if (reused > 0 && !options.quiet)
       std::cerr << fmt::format("ckptsim: kept {} of {} points from an earlier run of the same settings\n", reused, n);
   }
-  write_plan_outputs(plan, out, options, names, pool.outcomes);
+  write_plan_outputs(plan, dir, options, names, pool.outcomes);
+  if (staged) {
+    warn_if_any(staged->commit());
+  } else {
+    finish_grid_output(out, names);
+  }
+  remove_left_behind(out);
   return 0;
 }
 

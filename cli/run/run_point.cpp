@@ -128,7 +128,7 @@ void check_invariants(const Machine& m) {
 
 // The warmup: a pgbench run before the measured one, not counted. Its object
 // must outlive it: its last transactions may finish after it ends.
-// A stop request during the warmup leaves the measured run with no interval.
+// A stop request ends it after the current interval (start_host says so).
 std::unique_ptr<pgbench::Pgbench> run_warmup(Machine& m, const scenarios::Scenario& sc) {
   std::unique_ptr<pgbench::Pgbench> warmup;
   if (sc.warmup.duration > 0 || sc.warmup.transactions > 0) {
@@ -236,13 +236,18 @@ Host start_host(const scenarios::Scenario& sc, const std::filesystem::path& dir,
   } catch (const sim::Interrupted&) {
     // Stopped while building pgbench -i's tables: nothing was measured, so the
     // folder holds run.json and a summary.json that says so.
-    write_setup_stopped_summary(dir, sc, stop_description(stop_requested()));
+    write_setup_stopped_summary(dir, sc, stop_description(stop_requested()), "setup");
     return host;
   }
   Machine& m = *host.machine;
   if (options.crash_at) m.server.wal().ledger().track_acknowledged_commits();  // from the first commit on
   m.server.start();
   host.warmup = run_warmup(m, sc);
+  if (stop_requested() != StopReason::none) {
+    // Stopped before the measured run's first interval: nothing to measure, as for the setup.
+    write_setup_stopped_summary(dir, sc, stop_description(stop_requested()), host.warmup ? "warmup" : "setup");
+    return {};  // the warmup's pgbench goes before the machine it runs on
+  }
   return host;
 }
 

@@ -3,7 +3,8 @@
 // Runs one resolved scenario (one grid point) from start to finish and writes
 // its folder: run.json (first), progress.csv, system.csv, waits.csv,
 // io_layers.csv, postgres.log, perf.json (wall-clock figures) and summary.json
-// (last). All but perf.json are pure functions of the scenario and its seed.
+// (last). All but perf.json are pure functions of the scenario and its seed
+// (run.json names the scenario's file as well, where it lies).
 // A stop request ends the run after the current interval: its rows are
 // committed and summary.json says "complete": false.
 // This is the composition root: the only place that wires the layers together.
@@ -37,14 +38,14 @@ RunOutcome run_point(const scenarios::Scenario& scenario, const std::filesystem:
 
 // A run's host: the machine as pgbench -i left it, the server started, the
 // warmup run (its object outlives it: its last transactions end later). No
-// machine when a stop came while the tables were built: `dir` then holds a
+// machine when a stop came during the setup or the warmup: `dir` then holds a
 // summary.json that says so.
 struct Host {
   std::unique_ptr<Machine> machine;
   std::unique_ptr<pgbench::Pgbench> warmup;
 };
 Host start_host(const scenarios::Scenario& scenario, const std::filesystem::path& dir, const RunOptions& options);
-// The outcome of a run whose host was stopped during its setup.
+// The outcome of a run whose host was stopped during its setup or warmup.
 RunOutcome setup_stopped();
 
 // Where a measured pgbench run sits on its host: its process id (the

@@ -91,12 +91,13 @@ void write_summary(const std::filesystem::path& dir, const scenarios::Scenario& 
 }
 
 void write_setup_stopped_summary(const std::filesystem::path& dir, const scenarios::Scenario& sc,
-                                 const std::string& stopped_by) {
+                                 const std::string& stopped_by, const std::string& stopped_during) {
   json summary;
   summary["complete"] = false;
   summary["stopped_by"] = stopped_by;
-  summary["stopped_during"] = "setup";  // pgbench -i's tables, the page cache they leave, pg_prewarm
+  summary["stopped_during"] = stopped_during;
   summary["settings"] = sc.resolved;
+  summary["stability"] = nullptr;  // no interval measured: no figure, rather than zeros a reader could take
   analysis::write_file_atomically(dir / run_files::kSummaryJson, summary.dump(2) + "\n");
 }
 

@@ -41,9 +41,12 @@ analysis::Stability stability_from_json(const nlohmann::json& j);
 
 void write_summary(const std::filesystem::path& dir, const scenarios::Scenario& scenario, const MeasuredRun& run,
                    const RunOutcome& outcome, const Machine& machine);
-// The summary.json of a run stopped during its setup (sim/interrupt.h), before any interval.
+// The summary.json of a run stopped before its first measured interval:
+// during its setup (pgbench -i's tables, the page cache they leave,
+// pg_prewarm: sim/interrupt.h) or its warmup, which `stopped_during` names.
+// It measured nothing, so its "stability" is null.
 void write_setup_stopped_summary(const std::filesystem::path& dir, const scenarios::Scenario& scenario,
-                                 const std::string& stopped_by);
+                                 const std::string& stopped_by, const std::string& stopped_during);
 void write_perf(const std::filesystem::path& dir, const RunOutcome& outcome, const MeasuredRun& run);
 
 }  // namespace ckptsim::cli

@@ -131,6 +131,80 @@ TEST_CASE("a rerun into a folder replaces the earlier run's files as a whole") {
   }
 }
 
+TEST_CASE("a rerun killed with SIGKILL leaves the earlier complete run as it was, and the next rerun replaces it") {
+  TempDir tmp("folder-rerun-kill");
+  write_text(tmp / "s.json", kSingle);
+  const std::string scenario = (tmp / "s.json").string(), out = (tmp / "r").string();
+  REQUIRE(run_ckptsim("run " + scenario + " --quiet --out " + out, tmp).exit_code == 0);
+  const auto before = outputs(tmp / "r");
+  REQUIRE(summary_of(tmp / "r")["complete"] == true);
+
+  const pid_t pid = spawn_ckptsim({"run", scenario, "--quiet", "--set", "pgbench.duration=100000s", "--out", out});
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ::kill(pid, SIGKILL);
+  REQUIRE(wait_for(pid) == 128 + SIGKILL);
+  auto after = outputs(tmp / "r");
+  CHECK(after.erase(".ckptsim.lock") == 1);  // the killed run's lock: stale, taken over by the next run
+  CHECK(after == before);                    // every file of the earlier run, unchanged
+  CHECK(temporaries_under(tmp / "r").empty());
+
+  REQUIRE(run_ckptsim("run " + scenario + " --quiet --set pgbench.duration=5s --out " + out, tmp).exit_code == 0);
+  CHECK(summary_of(tmp / "r")["pgbench"]["duration_s"] == 5.0);
+  CHECK_FALSE(fs::exists(tmp / ("r.tmp." + std::to_string(pid))));  // the killed run's staging folder, removed
+}
+
+TEST_CASE("a rerun whose earlier files cannot be removed puts its own whole set in place and warns") {
+  TempDir tmp("folder-immutable");
+  write_text(tmp / "s.json", kSingle);
+  const std::string run = "run " + (tmp / "s.json").string() + " --quiet --out " + (tmp / "r").string();
+  REQUIRE(run_ckptsim(run, tmp).exit_code == 0);
+  const fs::path pinned = tmp / "r" / "summary.json";
+  if (std::system(("chattr +i " + quoted(pinned) + " 2>/dev/null").c_str()) != 0) {
+    MESSAGE("chattr +i is not available here: skipped");
+    return;
+  }
+  const auto r = run_ckptsim(run + " --set pgbench.duration=5s", tmp);
+  std::vector<fs::path> aside;
+  for (const auto& entry : fs::directory_iterator(tmp.path()))
+    if (entry.path().filename().string().starts_with("r.tmp.")) aside.push_back(entry.path());
+  for (const fs::path& dir : aside) std::system(("chattr -i " + quoted(dir / "summary.json")).c_str());
+  std::system(("chattr -i " + quoted(pinned) + " 2>/dev/null").c_str());
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("could not all be removed") != std::string::npos);
+  const auto summary = summary_of(tmp / "r");
+  CHECK(summary["complete"] == true);
+  CHECK(summary["pgbench"]["duration_s"] == 5.0);
+  CHECK(progress_rows(tmp / "r") == 5);  // the new run's CSVs beside the new summary, not the old ones
+  CHECK(aside.size() == 1);              // the earlier set, moved aside whole
+}
+
+TEST_CASE("the default output folder is refused to a scenario file of the same name from elsewhere") {
+  TempDir tmp("folder-default-other");
+  fs::create_directories(tmp / "A");
+  fs::create_directories(tmp / "B");
+  write_text(tmp / "A" / "test.json", kSingle);
+  write_text(tmp / "B" / "test.json", kSingle);
+  // Without --out, run writes into out/test under the working folder.
+  const auto run_in_tmp = [&](const std::string& scenario) {
+    const std::string command = "cd " + quoted(tmp.path()) + " && " + CKPTSIM_BINARY + " run " + scenario +
+                                " --quiet --set pgbench.duration=5s 2>" + quoted(tmp / "err.txt");
+    const int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  };
+  REQUIRE(run_in_tmp("A/test.json") == 0);
+  const std::string before = slurp(tmp / "out" / "test" / "summary.json");
+
+  CHECK(run_in_tmp("B/test.json") == 2);
+  const std::string err = slurp(tmp / "err.txt");
+  CHECK(err.find((tmp / "A" / "test.json").string()) != std::string::npos);  // the file it came from
+  CHECK(err.find("--out") != std::string::npos);
+  CHECK(slurp(tmp / "out" / "test" / "summary.json") == before);  // A's results, untouched
+
+  CHECK(run_in_tmp("./A/../A/test.json") == 0);  // the same file, however named
+  CHECK(nlohmann::json::parse(slurp(tmp / "out" / "test" / "run.json"))["scenario_file"] ==
+        (tmp / "A" / "test.json").string());
+}
+
 TEST_CASE("a folder holding files that ckptsim did not write is refused and left alone") {
   TempDir tmp("folder-refuse");
   write_text(tmp / "s.json", kSingle);
@@ -239,6 +313,30 @@ TEST_CASE("every file a grid leaves is one that a rerun knows to replace") {
   CHECK(progress_rows(tmp / "g" / "clients=2,checkpoint_sorting=false") == 4);
 }
 
+TEST_CASE("a killed run's image temporaries that appear after a rerun started are gone when it ends") {
+  TempDir tmp("folder-late-temporary");
+  write_text(tmp / "g.json", kGrid);
+  const std::string scenario = (tmp / "g.json").string(), out = (tmp / "g").string();
+  REQUIRE(run_ckptsim("run " + scenario + " --quiet --out " + out, tmp).exit_code == 0);
+  const fs::path kept = tmp / "g" / "clients=1,checkpoint_sorting=true";
+  fs::remove(tmp / "g" / "clients=2,checkpoint_sorting=false" / "summary.json");  // that point runs again
+
+  // A pid that is surely gone: a child that has exited and been reaped.
+  const pid_t dead = spawn_ckptsim({"--version"});
+  wait_for(dead);
+  const std::string late = "system.png.tmp." + std::to_string(dead),
+                    grid_late = "stability.png.tmp." + std::to_string(dead);
+  const pid_t pid = spawn_ckptsim({"run", scenario, "--quiet", "--out", out});
+  // As a killed run's gnuplot does: it finishes its image after the rerun cleaned the folders.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  write_text(kept / late, "half an image");
+  write_text(tmp / "g" / grid_late, "half an image");
+  REQUIRE(wait_for(pid) == 0);
+  CHECK_FALSE(fs::exists(kept / late));
+  CHECK_FALSE(fs::exists(tmp / "g" / grid_late));
+  CHECK(temporaries_under(tmp / "g").empty());
+}
+
 TEST_CASE("a grid resumes only the points whose recorded settings are the same") {
   TempDir tmp("folder-resume");
   write_text(tmp / "g.json", kGrid);
@@ -281,12 +379,14 @@ TEST_CASE("--max-wall and SIGINT stop a run after whole intervals and mark it pa
     CHECK(r.exit_code == 3);
     CHECK(r.err.find("stopped by --max-wall") != std::string::npos);
   }
-  SUBCASE("SIGINT") {
-    const pid_t pid =
-        spawn_ckptsim({"run", base, "--quiet", "--set", "pgbench.duration=100000s", "--out", (tmp / "r").string()});
-    std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(stop_ms));
-    ::kill(pid, SIGINT);
-    CHECK(wait_for(pid) == 128 + SIGINT);
+  for (const int signal : {SIGINT, SIGTERM}) {
+    SUBCASE(signal == SIGINT ? "SIGINT" : "SIGTERM") {
+      const pid_t pid =
+          spawn_ckptsim({"run", base, "--quiet", "--set", "pgbench.duration=100000s", "--out", (tmp / "r").string()});
+      std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(stop_ms));
+      ::kill(pid, signal);
+      CHECK(wait_for(pid) == 128 + signal);
+    }
   }
   const auto summary = summary_of(tmp / "r");
   CHECK(summary["complete"] == false);
@@ -295,7 +395,9 @@ TEST_CASE("--max-wall and SIGINT stop a run after whole intervals and mark it pa
   CHECK(rows < 100000);
   CHECK(summary["pgbench"]["duration_s"] == doctest::Approx(rows));  // whole 1 s intervals only
   CHECK(temporaries_under(tmp / "r").empty());
-  CHECK_FALSE(fs::exists(tmp / "r" / "tps.png"));  // no plot of a partial series
+  // The plots of what it committed, as `ckptsim plot` would draw them (when gnuplot is there to draw).
+  CHECK(fs::exists(tmp / "r" / "tps.png") == fs::exists(tmp / "ref" / "tps.png"));
+  CHECK(fs::exists(tmp / "r" / "system.png") == fs::exists(tmp / "ref" / "system.png"));
 }
 
 // A scale-20000 database (300 GB) takes its setup, building the tables and
@@ -319,6 +421,28 @@ TEST_CASE("--max-wall stops a run during its setup, within a second of the budge
   CHECK(summary["stopped_during"] == "setup");
   CHECK_FALSE(fs::exists(tmp / "r" / "progress.csv"));
   CHECK(temporaries_under(tmp / "r").empty());
+}
+
+TEST_CASE("a run stopped during its warmup says so, has no stability figures, and the index marks it stopped") {
+  TempDir tmp("stop-warmup");
+  write_text(tmp / "s.json", kSingle);
+  const pid_t pid = spawn_ckptsim(
+      {"run", (tmp / "s.json").string(), "--quiet", "--set", "warmup.duration=100000s", "--out", (tmp / "r").string()});
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // the setup of scale 10 takes far less
+  ::kill(pid, SIGINT);
+  CHECK(wait_for(pid) == 128 + SIGINT);
+  const auto summary = summary_of(tmp / "r");
+  CHECK(summary["complete"] == false);
+  CHECK(summary["stopped_by"] == "interrupted (SIGINT)");
+  CHECK(summary["stopped_during"] == "warmup");
+  CHECK(summary["stability"].is_null());
+  CHECK_FALSE(fs::exists(tmp / "r" / "progress.csv"));
+  CHECK(temporaries_under(tmp / "r").empty());
+  const std::string index = slurp(tmp / "r" / "index.html");
+  CHECK(index.find("stopped") != std::string::npos);
+  CHECK(index.find("<td>stopped</td>") != std::string::npos);
+  // The row's first figure (mean tps) is blank, not 0.0: the run measured nothing.
+  CHECK(index.find("run.html\">.</a></td><td></td>") != std::string::npos);
 }
 
 TEST_CASE("SIGHUP stops a run as SIGTERM does, during the setup too: exit code 143") {
@@ -361,6 +485,7 @@ TEST_CASE("a grid killed at random moments, then rerun, gives an uninterrupted r
     if (!fs::exists(tmp / "g")) continue;
     for (const auto& entry : fs::directory_iterator(tmp / "g")) {
       if (!entry.is_directory() || !fs::exists(entry.path() / "summary.json")) continue;
+      if (ckptsim::cli::run_files::is_temporary_name(entry.path().filename().string())) continue;  // staged
       if (summary_of(entry.path())["complete"] != true) continue;
       const std::string point = entry.path().filename().string();
       std::vector<std::string> files = {"summary.json", "progress.csv", "system.csv"};
@@ -380,6 +505,38 @@ TEST_CASE("a grid killed at random moments, then rerun, gives an uninterrupted r
   CHECK(outputs(tmp / "g") == reference);
   CHECK(temporaries_under(tmp / "g").empty());
   CHECK(fs::exists(tmp / "g" / "tps-grid.png") == fs::exists(tmp / "ref" / "tps-grid.png"));
+}
+
+TEST_CASE("ckptsim plot DIR keeps a plot.gp the user edited, writes its own beside it, and says so") {
+  TempDir tmp("plot-edited");
+  write_text(tmp / "g.json", kGrid);
+  const std::string out = (tmp / "g").string();
+  REQUIRE(run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --set pgbench.duration=5s --out " + out, tmp)
+              .exit_code == 0);
+  const fs::path point = tmp / "g" / "clients=1,checkpoint_sorting=true";
+  const std::string own_point = slurp(point / "plot.gp"), own_grid = slurp(tmp / "g" / "plot.gp");
+
+  // Untouched scripts are ckptsim's: redrawn in place, nothing beside them.
+  auto r = run_ckptsim("plot " + out, tmp);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("edited") == std::string::npos);
+  CHECK_FALSE(fs::exists(point / "plot.ckptsim.gp"));
+
+  write_text(point / "plot.gp", own_point + "set title 'mine'\n");
+  write_text(tmp / "g" / "plot.gp", own_grid + "set title 'mine too'\n");
+  r = run_ckptsim("plot " + out, tmp);
+  REQUIRE(r.exit_code == 0);
+  CHECK(slurp(point / "plot.gp") == own_point + "set title 'mine'\n");
+  CHECK(slurp(tmp / "g" / "plot.gp") == own_grid + "set title 'mine too'\n");
+  CHECK(fs::exists(point / "plot.ckptsim.gp"));
+  CHECK(fs::exists(tmp / "g" / "plot.ckptsim.gp"));
+  CHECK(r.err.find((point / "plot.gp").string() + ": edited since ckptsim wrote it, so kept") != std::string::npos);
+  CHECK(r.err.find((tmp / "g" / "plot.gp").string() + ": edited") != std::string::npos);
+
+  // The checksum is no setting: the grid still resumes every point.
+  r = run_ckptsim("run " + (tmp / "g.json").string() + " --set pgbench.duration=5s --out " + out, tmp);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("kept 4 of 4 points") != std::string::npos);
 }
 
 TEST_CASE("ckptsim plot DIR draws a grid's plots again from its CSVs, the same script as the run wrote") {

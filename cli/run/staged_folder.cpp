@@ -1,0 +1,71 @@
+#include "cli/run/staged_folder.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "cli/run/run_files.h"
+
+namespace ckptsim::cli {
+
+namespace fs = std::filesystem;
+using namespace run_files;
+
+namespace {
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+// DIR and the temporary folder trade places; on a file system without
+// RENAME_EXCHANGE, DIR moves aside under a second temporary name first.
+void exchange(const fs::path& staging, const fs::path& final) {
+  if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, final.c_str(), RENAME_EXCHANGE) == 0) return;
+  const int err = errno;
+  if (err != EINVAL && err != ENOSYS)
+    throw std::runtime_error(
+        fmt::format("{}: cannot put {} in its place: {}", final.string(), staging.string(), errno_text(err)));
+  const fs::path aside = staging.string() + ".0";
+  fs::rename(final, aside);
+  fs::rename(staging, final);
+  fs::rename(aside, staging);
+}
+
+}  // namespace
+
+StagedFolder::StagedFolder(fs::path final)
+    : final_(std::move(final)),
+      path_(final_.parent_path() / temporary_name(final_.filename().string(), static_cast<long>(::getpid()))) {
+  std::error_code ignored;
+  fs::remove_all(path_, ignored);  // an earlier run of this process (the tests run many) that failed to clean up
+  fs::create_directories(path_);
+}
+
+StagedFolder::~StagedFolder() {
+  if (committed_) return;
+  std::error_code ignored;
+  fs::remove_all(path_, ignored);
+}
+
+std::string StagedFolder::commit() {
+  std::error_code ec;
+  const fs::path lock = final_ / kOutputLock;
+  if (fs::exists(fs::symlink_status(lock, ec)) && ::link(lock.c_str(), (path_ / kOutputLock).c_str()) != 0)
+    throw std::runtime_error(fmt::format("{}: cannot carry it over: {}", lock.string(), errno_text(errno)));
+  if (fs::exists(fs::symlink_status(final_, ec))) {
+    exchange(path_, final_);
+  } else {
+    fs::rename(path_, final_);
+  }
+  committed_ = true;
+  fs::remove_all(path_, ec);  // the previous set, now under the temporary name
+  if (!ec) return {};
+  return fmt::format("{}: the previous run's files, moved aside here, could not all be removed: {}", path_.string(),
+                     ec.message());
+}
+
+}  // namespace ckptsim::cli
