@@ -4,12 +4,13 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
-#include <fstream>
 
 #include <fmt/format.h>
 
 #include "analysis/atomic_file.h"
+#include "analysis/regular_file.h"
 #include "cli/run/folder_refused.h"
 #include "cli/run/run_files.h"
 
@@ -22,10 +23,10 @@ namespace {
 
 // The pid a lock file names, or 0 when it names none.
 long holder_of(const fs::path& lock) {
-  std::ifstream in(lock);
+  const auto head = analysis::read_regular_file(lock, 64);
   long pid = 0;
-  in >> pid;
-  return in ? pid : 0;
+  if (head) std::from_chars(head->text.data(), head->text.data() + head->text.size(), pid);
+  return pid;
 }
 
 bool is_alive(long pid) { return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM); }

@@ -9,6 +9,7 @@
 
 #include "analysis/atomic_file.h"
 #include "analysis/plots.h"
+#include "analysis/regular_file.h"
 #include "cli/run/folder_refused.h"
 #include "cli/run/run_files.h"
 #include "cli/run/run_summary.h"
@@ -20,9 +21,12 @@ using namespace run_files;
 
 namespace {
 
+constexpr std::size_t kMaxRecordBytes = 64 << 20;  // far more than ckptsim writes
+
 std::optional<analysis::Stability> stability_of(const fs::path& run_dir) {
-  std::ifstream in(run_dir / kSummaryJson);
-  const auto summary = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  const auto head = analysis::read_regular_file(run_dir / kSummaryJson, kMaxRecordBytes);  // never a FIFO
+  if (!head) return std::nullopt;
+  const auto summary = nlohmann::json::parse(head->text, nullptr, /*allow_exceptions=*/false);
   if (!summary.is_object() || !summary.contains("stability")) return std::nullopt;
   try {
     return stability_from_json(summary["stability"]);
@@ -89,12 +93,12 @@ void plot_folder(const fs::path& dir, const std::string& run_title) {
     if (!why.empty()) warn_not_drawn(dir, why);
     return;
   }
-  std::ifstream in(dir / kGridRecord);
-  if (!in) {
+  const auto head = analysis::read_regular_file(dir / kGridRecord, kMaxRecordBytes);  // never a FIFO
+  if (!head) {
     throw FolderRefused(
         fmt::format("{}: neither a run folder ({}) nor a grid folder ({})", dir.string(), kProgressCsv, kGridRecord));
   }
-  const auto index = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  const auto index = nlohmann::json::parse(head->text, nullptr, /*allow_exceptions=*/false);
   if (!index.is_object() || !index.contains("points") || !index["points"].is_array() ||
       !index.value("title", nlohmann::json()).is_string()) {
     throw FolderRefused(fmt::format("{}: not a grid index ckptsim wrote", (dir / kGridRecord).string()));

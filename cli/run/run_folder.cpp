@@ -1,12 +1,11 @@
 #include "cli/run/run_folder.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis/regular_file.h"
 #include "cli/run/index_mark.h"
 #include "cli/run/run_files.h"
 #include "cli/run/run_summary.h"
@@ -18,11 +17,10 @@ using namespace run_files;
 
 namespace {
 
+// A record's text, "" for what is not a regular file (a FIFO's open would block).
 std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  const auto head = analysis::read_regular_file(path, 64 << 20);  // far more than a record ckptsim writes
+  return head && !head->cut ? head->text : std::string();
 }
 
 // A plain file, not a symbolic link (which may name anything, anywhere).
