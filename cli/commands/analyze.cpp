@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands/judged_run.h"
-#include "cli/commands/printable.h"
+#include "cli/run/printable.h"
 
 namespace ckptsim::cli {
 

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands/judged_run.h"
-#include "cli/commands/printable.h"
+#include "cli/run/printable.h"
 
 namespace ckptsim::cli {
 

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/run/printable.h"
 #include "models/disk/make_device.h"
 #include "models/os/block_queue.h"
 #include "models/os/direct_io_bench.h"
@@ -43,10 +44,10 @@ int command_devbench(const std::string& preset, bool json) {
     const nlohmann::json doc = {{"hardware", {{"device", preset}}}};
     scenario = scenarios::load_plan(doc, std::filesystem::current_path()).points.at(0).scenario;
   } catch (const scenarios::ScenarioError& e) {
-    for (const auto& message : e.messages) std::cerr << "error: " << message << '\n';
+    for (const auto& message : e.messages) std::cerr << "error: " << printable(message) << '\n';
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << '\n';
+    std::cerr << "error: " << printable(e.what()) << '\n';
     return 2;
   }
   const std::vector<os::DirectJob> jobs = devbench_jobs();
@@ -74,7 +75,7 @@ int command_devbench(const std::string& preset, bool json) {
     };
     for (const std::int64_t stride : strides) drains.emplace_back(drain(stride, true), drain(stride, false));
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << '\n';
+    std::cerr << "error: " << printable(e.what()) << '\n';
     return 1;
   }
   if (json) {

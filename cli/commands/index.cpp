@@ -8,6 +8,7 @@
 
 #include "cli/pages/results_index.h"
 #include "cli/run/folder_refused.h"
+#include "cli/run/printable.h"
 #include "cli/run/run_files.h"
 #include "cli/run/stop.h"
 
@@ -15,7 +16,7 @@ namespace ckptsim::cli {
 
 int command_index(const std::string& dir) {
   if (!std::filesystem::is_directory(dir)) {
-    std::cerr << "error: " << dir << ": not a folder\n";
+    std::cerr << "error: " << printable(dir) << ": not a folder\n";
     return 2;
   }
   install_stop_handlers();
@@ -25,13 +26,13 @@ int command_index(const std::string& dir) {
                              (std::filesystem::path(dir) / run_files::kIndexHtml).string(), written.runs, written.grids,
                              written.pages);
   } catch (const Stopped& e) {
-    std::cerr << "error: the index was not written: " << e.what() << '\n';
+    std::cerr << "error: the index was not written: " << printable(e.what()) << '\n';
     return stop_exit_code(e.reason());
   } catch (const FolderRefused& e) {  // a page it did not write, in its way
-    std::cerr << "error: " << e.what() << '\n';
+    std::cerr << "error: " << printable(e.what()) << '\n';
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << '\n';
+    std::cerr << "error: " << printable(e.what()) << '\n';
     return 1;
   }
   return 0;

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "analysis/regular_file.h"
-#include "cli/commands/printable.h"
+#include "cli/run/printable.h"
 #include "cli/run/run_files.h"
 #include "cli/run/run_summary.h"
 

@@ -12,6 +12,7 @@
 #include "cli/pages/results_tree.h"
 #include "cli/run/folder_refused.h"
 #include "cli/run/index_mark.h"
+#include "cli/run/printable.h"
 #include "cli/run/run_files.h"
 #include "cli/run/stop.h"
 
@@ -95,7 +96,7 @@ void refresh_indexes(const fs::path& dir) {
       if (above == above.root_path()) break;
     }
   } catch (const std::exception& e) {
-    std::cerr << "warning: the results index was not refreshed: " << e.what() << '\n';
+    std::cerr << "warning: the results index was not refreshed: " << printable(e.what()) << '\n';
   }
 }
 

@@ -11,6 +11,7 @@
 #include "analysis/plots.h"
 #include "analysis/regular_file.h"
 #include "cli/run/folder_refused.h"
+#include "cli/run/printable.h"
 #include "cli/run/run_files.h"
 #include "cli/run/run_summary.h"
 
@@ -74,7 +75,7 @@ const analysis::GridPlotNames kGridPlot = {.script = kPlotScript,
                                            .stability_png = kStabilityPng};
 
 void warn_not_drawn(const fs::path& dir, const std::string& why) {
-  std::cerr << "warning: " << dir.string() << ": no plots drawn: " << why << '\n';
+  std::cerr << "warning: " << printable(dir.string()) << ": no plots drawn: " << printable(why) << '\n';
 }
 
 }  // namespace
