@@ -83,7 +83,8 @@ using namespace ckptsim::cli::run_files;
 CLI::App* add_run(CLI::App& app, RunArgs& run) {
   auto* cmd = app.add_subcommand("run", "Run a scenario or a whole grid and write its CSVs, summary and plots");
   cmd->add_option("scenario", run.scenario, "Scenario JSON file (default: the shipped scenarios/default.json)");
-  cmd->add_option("--out", run.out, fmt::format("Output folder (default: {}/<scenario name>)", kDefaultOutFolder));
+  cmd->add_option("--out", run.out, fmt::format("Output folder (default: {}/<scenario name>)", kDefaultOutFolder))
+      ->check(readable("DIR", "a folder path", [](const std::string& t) { return !t.empty(); }));
   cmd->add_option("--set", run.sets, "Override a setting, e.g. --set postgres.shared_buffers=2GB")
       ->take_all()
       ->allow_extra_args(false);

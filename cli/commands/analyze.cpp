@@ -25,7 +25,7 @@ int command_analyze(const AnalyzeArgs& args) {
     return 0;
   }
   const analysis::Stability& s = j.stability;
-  std::cout << fmt::format("input                 {} ({} s intervals)\n", j.input.format, j.input.interval_s)
+  std::cout << fmt::format("input                 {} ({:g} s intervals)\n", j.input.format, j.input.interval_s)
             << fmt::format("intervals             {}\n", j.input.tps.size())
             << fmt::format("tps mean ± stddev     {:.1f} ± {:.1f}\n", s.tps_mean, s.tps_stddev)
             << fmt::format("below {:g} tps          {:.1f}%\n", s.threshold, s.pct_below_threshold)

@@ -171,6 +171,18 @@ void refuse_foreign(const std::string& shown, std::vector<fs::path> foreign) {
       shown, names));
 }
 
+// Makes dir and its parents. One that cannot be made (a file named `out` in
+// the working folder, where the default --out goes) is a refused folder, told plainly.
+void make_output_folder(const fs::path& dir, const std::string& shown) {
+  std::error_code ec;
+  for (fs::path above = dir.parent_path(); above.has_relative_path(); above = above.parent_path()) {
+    if (fs::exists(fs::symlink_status(above, ec)) && !fs::is_directory(fs::status(above, ec)))
+      throw FolderRefused(fmt::format("{}: cannot be made: {} exists and is not a folder", shown, above.string()));
+  }
+  fs::create_directories(dir, ec);
+  if (ec) throw FolderRefused(fmt::format("{}: cannot be made: {}", shown, ec.message()));
+}
+
 }  // namespace
 
 ClaimedOutput claim_output(const fs::path& out) {
@@ -186,7 +198,7 @@ ClaimedOutput claim_output(const fs::path& out) {
   if (fs::exists(status) && !fs::is_directory(fs::status(dir, ec)))
     throw FolderRefused(fmt::format("{}: exists and is not a folder", shown));
   if (fs::exists(status)) refuse_foreign(shown, sort_contents(dir).foreign);
-  fs::create_directories(dir);
+  make_output_folder(dir, shown);
   ClaimedOutput claimed{.dir = dir, .lock = std::make_unique<OutputLock>(dir, shown)};
   return claimed;
 }
