@@ -28,7 +28,7 @@ TEST_CASE("scenario errors echo a pasted conf, a pgbench command and a JSON key 
   TempDir tmp("escapes-scenario");
   const std::string json_title = "\\u001b]0;PWNED\\u0007";  // as JSON writes it
   for (const std::string& doc : {R"({"postgres": {"conf": ")" + json_title + R"( x = 1"}})",
-                                 R"({"pgbench": {"command": "pgbench -c )" + json_title + R"("}})",
+                                 R"({"pgbench": {"command": "pgbench -c ')" + json_title + R"('"}})",
                                  R"({"postgres": {"shared)" + json_title + R"(": 1}})"}) {
     CAPTURE(doc);
     write_text(tmp / "s.json", doc);
