@@ -1,10 +1,12 @@
 // analysis/csv.cpp
 //
-// The reader is a small state machine over the whole text (progress files are
-// a few hundred kB at most), counting physical lines so that errors point
-// into the file even when a quoted cell spans lines.
+// The reader is a small state machine fed a line at a time (a file is never
+// held whole: analysis/text_line.h bounds each line), counting physical lines
+// so that errors point into the file even when a quoted cell spans lines.
 #include "analysis/csv.h"
 
+#include "analysis/regular_file.h"
+#include "analysis/text_line.h"
 #include "analysis/tps_series.h"
 
 #include <fmt/format.h>
@@ -15,9 +17,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -49,94 +53,131 @@ struct Record {
   int line;  // physical line where the record starts, 1-based
 };
 
-// Splits text into records. A line with nothing on it is skipped (a stray
-// trailing newline is common in hand-edited files).
-std::vector<Record> parse_records(const std::string& text, const std::filesystem::path& file) {
-  std::vector<Record> records;
-  std::vector<std::string> cells;
-  std::string cell;
-  bool in_quotes = false;
-  bool cell_quoted = false;  // the current cell was quoted; only , or a line end may follow
-  int line = 1;
-  int record_line = 1;
-  int quote_line = 1;
+// The records of a stream, parsed a line at a time (analysis/text_line.h), so
+// that a large file is never held whole. A line with nothing on it is skipped
+// (a stray trailing newline is common in hand-edited files).
+class RecordReader {
+ public:
+  RecordReader(std::istream& in, const std::filesystem::path& file) : in_(in), file_(file) {}
 
-  auto end_cell = [&] {
-    cells.push_back(std::move(cell));
-    cell.clear();
-    cell_quoted = false;
-  };
-  auto end_record = [&] {
-    const bool blank = cells.empty() && cell.empty() && !cell_quoted;
-    if (!blank) {
-      end_cell();
-      records.push_back({std::move(cells), record_line});
-    }
-    cells.clear();
-  };
+  // The next record, or nullopt at the end of the stream.
+  std::optional<Record> next() {
+    while (ready_.empty() && !done_) feed_line();
+    if (ready_.empty()) return std::nullopt;
+    Record r = std::move(ready_.front());
+    ready_.pop_front();
+    return r;
+  }
 
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_quotes) {
-      if (c == '"') {
-        if (i + 1 < text.size() && text[i + 1] == '"') {
-          cell += '"';
-          ++i;
-        } else {
-          in_quotes = false;
-        }
-      } else {
-        if (c == '\n') ++line;
-        cell += c;
-      }
-      continue;
-    }
-    if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') continue;
-    if (c == '\n') {
+ private:
+  // One physical line with its '\n' (none after the file's last byte: an added
+  // one would turn a final lone "\r" into a CRLF, fuzz_csv).
+  void feed_line() {
+    if (!read_line(in_, text_, file_, next_line_)) {
+      if (in_quotes_) fail_at(file_, quote_line_, "quoted cell is not terminated");
       end_record();
-      ++line;
-      record_line = line;
-    } else if (c == ',') {
-      end_cell();
-    } else if (cell_quoted) {
-      fail_at(file, line, "text after the closing quote of a cell");
-    } else if (c == '"' && cell.empty()) {
-      in_quotes = true;
-      cell_quoted = true;
-      quote_line = line;
-    } else {
-      cell += c;
+      done_ = true;
+      return;
+    }
+    ++next_line_;
+    if (!in_.eof()) text_ += '\n';
+    parse(text_);
+    if (cell_.size() > kMaxLineBytes)  // a quoted cell across lines
+      fail_at(file_, quote_line_, fmt::format("a cell longer than {} MiB", kMaxLineBytes >> 20));
+  }
+
+  void parse(const std::string& text) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      if (in_quotes_) {
+        if (c == '"') {
+          if (i + 1 < text.size() && text[i + 1] == '"') {
+            cell_ += '"';
+            ++i;
+          } else {
+            in_quotes_ = false;
+          }
+        } else {
+          if (c == '\n') ++line_;
+          cell_ += c;
+        }
+        continue;
+      }
+      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') continue;
+      if (c == '\n') {
+        end_record();
+        ++line_;
+        record_line_ = line_;
+      } else if (c == ',') {
+        end_cell();
+      } else if (cell_quoted_) {
+        fail_at(file_, line_, "text after the closing quote of a cell");
+      } else if (c == '"' && cell_.empty()) {
+        in_quotes_ = true;
+        cell_quoted_ = true;
+        quote_line_ = line_;
+      } else {
+        cell_ += c;
+      }
     }
   }
-  if (in_quotes) fail_at(file, quote_line, "quoted cell is not terminated");
-  end_record();
-  return records;
-}
+
+  void end_cell() {
+    cells_.push_back(std::move(cell_));
+    cell_.clear();
+    cell_quoted_ = false;
+  }
+
+  void end_record() {
+    const bool blank = cells_.empty() && cell_.empty() && !cell_quoted_;
+    if (!blank) {
+      end_cell();
+      ready_.push_back({std::move(cells_), record_line_});
+    }
+    cells_.clear();
+  }
+
+  std::istream& in_;
+  const std::filesystem::path& file_;
+  std::string text_;
+  std::deque<Record> ready_;
+  bool done_ = false;
+  int next_line_ = 1;  // of the next line read
+  std::vector<std::string> cells_;
+  std::string cell_;
+  bool in_quotes_ = false;
+  bool cell_quoted_ = false;  // the current cell was quoted; only , or a line end may follow
+  int line_ = 1;
+  int record_line_ = 1;
+  int quote_line_ = 1;
+};
 
 std::ifstream open_file(const std::filesystem::path& file) {
+  // A FIFO would block the open, a device never end (analysis/regular_file.h).
+  if (std::filesystem::exists(file) && !is_readable_regular_file(file))
+    throw std::runtime_error(fmt::format("{}: not a regular file", file.string()));
   errno = 0;
   std::ifstream in(file, std::ios::binary);
   if (!in) fail_open(file, errno);
   return in;
 }
 
-std::string read_whole(std::istream& in) {
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// Header plus rows, with each row checked against the header's width.
-std::vector<Record> read_checked(std::istream& in, const std::filesystem::path& file) {
-  auto records = parse_records(read_whole(in), file);
-  if (records.empty()) fail_at(file, 1, "empty file (expected a header line)");
-  const std::size_t width = records.front().cells.size();
-  for (const Record& r : records) {
-    if (r.cells.size() != width) {
-      fail_at(file, r.line, fmt::format("{} cells, expected {} as in the header", r.cells.size(), width));
+// The header to on_header, then each record after it, checked against the
+// header's width, to on_row, as the stream is read; returns the header.
+template <class OnHeader, class OnRow>
+Record read_checked(std::istream& in, const std::filesystem::path& file, OnHeader on_header, OnRow on_row) {
+  RecordReader reader(in, file);
+  std::optional<Record> header = reader.next();
+  if (!header) fail_at(file, 1, "empty file (expected a header line)");
+  on_header(*header);
+  const std::size_t width = header->cells.size();
+  while (std::optional<Record> r = reader.next()) {
+    if (r->cells.size() != width) {
+      fail_at(file, r->line, fmt::format("{} cells, expected {} as in the header", r->cells.size(), width));
     }
+    on_row(std::move(*r));
   }
-  return records;
+  return std::move(*header);
 }
 
 double parse_number(const std::filesystem::path& file, int line, std::string_view column, const std::string& cell) {
@@ -231,11 +272,10 @@ CsvTable read_csv(const std::filesystem::path& path) {
 }
 
 CsvTable read_csv(std::istream& in, const std::filesystem::path& path) {
-  auto records = read_checked(in, path);
   CsvTable table;
-  table.header = std::move(records.front().cells);
-  table.rows.reserve(records.size() - 1);
-  for (std::size_t i = 1; i < records.size(); ++i) table.rows.push_back(std::move(records[i].cells));
+  table.header = read_checked(
+                     in, path, [](const Record&) {}, [&](Record&& r) { table.rows.push_back(std::move(r.cells)); })
+                     .cells;
   return table;
 }
 
@@ -245,21 +285,9 @@ std::vector<std::string> read_csv_header(const std::filesystem::path& path) {
 }
 
 std::vector<std::string> read_csv_header(std::istream& in, const std::filesystem::path& path) {
-  // A record is complete once its quotes balance (a doubled quote counts twice).
-  std::string text;
-  std::string line;
-  while (std::getline(in, line)) {
-    text += line;
-    // Only a line end that is in the file: an added one would turn a final
-    // lone "\r" into a CRLF that read_csv does not see (fuzz_csv).
-    if (!in.eof()) text += '\n';
-    const auto quotes = std::count(text.begin(), text.end(), '"');
-    const bool blank = text.find_first_not_of("\r\n") == std::string::npos;
-    if (quotes % 2 == 0 && !blank) break;
-  }
-  auto records = parse_records(text, path);
-  if (records.empty()) fail_at(path, 1, "empty file (expected a header line)");
-  return std::move(records.front().cells);
+  std::optional<Record> header = RecordReader(in, path).next();
+  if (!header) fail_at(path, 1, "empty file (expected a header line)");
+  return std::move(header->cells);
 }
 
 std::vector<double> read_tps_series(const std::filesystem::path& progress_csv, double interval_s) {
@@ -267,18 +295,22 @@ std::vector<double> read_tps_series(const std::filesystem::path& progress_csv, d
   return read_tps_series(in, progress_csv, interval_s);
 }
 
-std::vector<double> read_tps_series(std::istream& in, const std::filesystem::path& progress_csv, double interval_s) {
-  const auto records = read_checked(in, progress_csv);
-  const Record& header = records.front();
-  const int time_col = find_column(progress_csv, header, "time_s");
-  const int tps_col = find_column(progress_csv, header, "tps");
+std::vector<TimedTps> read_tps_readings(std::istream& in, const std::filesystem::path& progress_csv) {
   std::vector<TimedTps> readings;
-  for (std::size_t i = 1; i < records.size(); ++i) {
-    const Record& r = records[i];
+  int time_col = -1, tps_col = -1;
+  const auto columns = [&](const Record& header) {
+    time_col = find_column(progress_csv, header, "time_s");
+    tps_col = find_column(progress_csv, header, "tps");
+  };
+  read_checked(in, progress_csv, columns, [&](Record&& r) {
     readings.push_back({parse_number(progress_csv, r.line, "time_s", r.cells[static_cast<std::size_t>(time_col)]),
                         parse_tps(progress_csv, r.line, r.cells[static_cast<std::size_t>(tps_col)]), r.line});
-  }
-  return place_on_interval_grid(readings, interval_s, progress_csv);
+  });
+  return readings;
+}
+
+std::vector<double> read_tps_series(std::istream& in, const std::filesystem::path& progress_csv, double interval_s) {
+  return place_on_interval_grid(read_tps_readings(in, progress_csv), interval_s, progress_csv);
 }
 
 ProgressCounts read_progress_counts(const std::filesystem::path& progress_csv) {
@@ -287,25 +319,27 @@ ProgressCounts read_progress_counts(const std::filesystem::path& progress_csv) {
 }
 
 ProgressCounts read_progress_counts(std::istream& in, const std::filesystem::path& progress_csv) {
-  const auto records = read_checked(in, progress_csv);
-  const Record& header = records.front();
-  const int time_col = find_column(progress_csv, header, "time_s");
-  const int tps_col = find_column(progress_csv, header, "tps");
-  const auto optional_column = [&](std::string_view name) {
-    const auto it = std::find(header.cells.begin(), header.cells.end(), name);
-    return it == header.cells.end() ? -1 : static_cast<int>(it - header.cells.begin());
+  int time_col = -1, tps_col = -1, skipped_col = -1, late_col = -1;
+  const auto columns = [&](const Record& header) {
+    time_col = find_column(progress_csv, header, "time_s");
+    tps_col = find_column(progress_csv, header, "tps");
+    const auto optional_column = [&](std::string_view name) {
+      const auto it = std::find(header.cells.begin(), header.cells.end(), name);
+      return it == header.cells.end() ? -1 : static_cast<int>(it - header.cells.begin());
+    };
+    skipped_col = optional_column("skipped");
+    late_col = optional_column("late");
   };
-  const int skipped_col = optional_column("skipped"), late_col = optional_column("late");
   ProgressCounts counts;
   double previous = 0;
-  for (std::size_t i = 1; i < records.size(); ++i) {
-    const Record& r = records[i];
+  bool first = true;
+  read_checked(in, progress_csv, columns, [&](Record&& r) {
     const auto cell = [&r](int col) -> const std::string& { return r.cells[static_cast<std::size_t>(col)]; };
     const double t = parse_number(progress_csv, r.line, "time_s", cell(time_col));
     if (t < previous) {
       fail_at(progress_csv, r.line,
-              i == 1 ? fmt::format("time_s {} is before the start of the run", cell(time_col))
-                     : fmt::format("time_s {} goes backwards (previous row: {})", cell(time_col), previous));
+              first ? fmt::format("time_s {} is before the start of the run", cell(time_col))
+                    : fmt::format("time_s {} goes backwards (previous row: {})", cell(time_col), previous));
     }
     // Totals past int64 would overflow (huge counts, or time_s 1e300 x tps): refuse them.
     const auto too_many = [&](std::string_view what) {
@@ -326,7 +360,8 @@ ProgressCounts read_progress_counts(std::istream& in, const std::filesystem::pat
         __builtin_add_overflow(counts.late, parse_count(progress_csv, r.line, "late", cell(late_col)), &counts.late)) {
       too_many("late transactions");
     }
-  }
+    first = false;
+  });
   return counts;
 }
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "analysis/atomic_file.h"
+#include "analysis/tps_series.h"
 
 namespace ckptsim::analysis {
 
@@ -78,6 +79,9 @@ std::vector<std::string> read_csv_header(std::istream& in, const std::filesystem
 // that is not a finite number, a tps outside 0..1e9, a time going backwards or repeated.
 std::vector<double> read_tps_series(const std::filesystem::path& progress_csv, double interval_s = 0);
 std::vector<double> read_tps_series(std::istream& in, const std::filesystem::path& name, double interval_s = 0);
+
+// The rows' (time_s, tps) readings, before they are placed on the interval grid.
+std::vector<TimedTps> read_tps_readings(std::istream& in, const std::filesystem::path& name);
 
 // The run's totals in a progress.csv: transactions (tps x interval, row by
 // row) and, when the file has those columns (ckptsim's does), the skipped and

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "analysis/progress_line.h"
+#include "analysis/text_line.h"
 
 namespace ckptsim::analysis {
 
@@ -49,8 +50,12 @@ constexpr double kProgressResolution = 0.1;
 
 }  // namespace
 
-bool holds_progress_line(const std::string& text) {
-  return text.starts_with("progress: ") || text.find("\nprogress: ") != std::string::npos;
+bool holds_progress_line(std::istream& in, const std::filesystem::path& name) {
+  std::string line;
+  for (int number = 1; read_line(in, line, name, number); ++number) {
+    if (line.starts_with("progress: ")) return true;
+  }
+  return false;
 }
 
 bool looks_like_aggregate_line(const std::string& line) {
@@ -64,7 +69,7 @@ PgbenchReadings read_progress_log(std::istream& in, const std::filesystem::path&
   PgbenchReadings out;
   bool any_failed_field = false;
   std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
+  for (int number = 1; read_line(in, line, name, number); ++number) {
     if (!line.starts_with("progress: ")) continue;
     const ProgressLine p = parse_progress_line(line, name, number);
     any_failed_field |= p.has_failed;
@@ -126,7 +131,7 @@ PgbenchReadings read_aggregate_streams(const std::vector<NamedLog>& logs, double
   if (logs.empty()) throw std::invalid_argument("read_aggregate_streams: no log");
   for (const auto& [file, in] : logs) {
     std::string line;
-    for (int number = 1; std::getline(*in, line); ++number) {
+    for (int number = 1; read_line(*in, line, file, number); ++number) {
       const auto words = split_words(line);
       if (words.empty()) continue;
       if (words.size() != 6 && words.size() != 10 && words.size() != 11 && words.size() != 15) {

@@ -65,7 +65,7 @@ PgbenchReadings read_aggregate_streams(const std::vector<NamedLog>& logs, double
 // Whether a first line looks like an aggregate log's: 6 or more whole numbers.
 bool looks_like_aggregate_line(const std::string& line);
 
-// Whether the text holds a pgbench -P line.
-bool holds_progress_line(const std::string& text);
+// Whether the stream holds a pgbench -P line (read up to the first one).
+bool holds_progress_line(std::istream& in, const std::filesystem::path& name);
 
 }  // namespace ckptsim::analysis

@@ -4,10 +4,11 @@
 
 #include <algorithm>
 #include <fstream>
-#include <sstream>
 
 #include "analysis/interval_merge.h"
 #include "analysis/pgbench_logs.h"
+#include "analysis/regular_file.h"
+#include "analysis/text_line.h"
 
 namespace ckptsim::analysis {
 
@@ -15,18 +16,33 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("{}: cannot open", file.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+void rewind(std::istream& in) {
+  in.clear();
+  in.seekg(0);
 }
 
-std::string first_line(const std::string& text) {
-  const std::size_t start = text.find_first_not_of("\r\n");
-  if (start == std::string::npos) return "";
-  return text.substr(start, text.find('\n', start) - start);
+// An input file, read as a stream: only a regular file (a FIFO's open
+// would block, a device never end, and the readers go over it more than once).
+std::ifstream open_input(const fs::path& file) {
+  if (!fs::exists(file)) throw std::runtime_error(fmt::format("{}: no such file", file.string()));
+  if (!is_readable_regular_file(file)) {
+    throw std::runtime_error(
+        fmt::format("{}: not a regular file (a pipe or a device cannot be analyzed: save the output to a file first)",
+                    file.string()));
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::runtime_error(fmt::format("{}: cannot open", file.string()));
+  return in;
+}
+
+// The first line with something on it ("" for none), the stream rewound.
+std::string first_line(std::istream& in, const fs::path& file) {
+  std::string line;
+  for (int number = 1; read_line(in, line, file, number); ++number) {
+    if (line.find_first_not_of('\r') != std::string::npos) break;
+  }
+  rewind(in);
+  return line;
 }
 
 // A folder: a run folder's progress.csv, else the aggregate logs in it.
@@ -105,10 +121,11 @@ TpsInput read_tps_input(const TpsInputNames& names, const std::vector<fs::path>&
   if (files.empty()) throw std::runtime_error("no input file");
 
   TpsInput input;
-  const std::string text = read_text(files.front());
-  if (looks_like_aggregate_line(first_line(text))) {
+  std::ifstream in = open_input(files.front());
+  if (looks_like_aggregate_line(first_line(in, files.front()))) {
     for (const auto& f : files) {
-      if (!looks_like_aggregate_line(first_line(read_text(f)))) {
+      std::ifstream log = open_input(f);
+      if (!looks_like_aggregate_line(first_line(log, f))) {
         throw std::runtime_error(fmt::format(
             "{}: not a pgbench aggregate log like {}: only the aggregate logs of one run's threads can be read together",
             f.string(), files.front().string()));
@@ -122,11 +139,12 @@ TpsInput read_tps_input(const TpsInputNames& names, const std::vector<fs::path>&
           fmt::format("{}: several files are read together only when they are the aggregate logs of one run's threads",
                       files.front().string()));
     }
-    std::istringstream in(text);
-    if (holds_progress_line(text)) {
+    const bool progress_log = holds_progress_line(in, files.front());
+    rewind(in);
+    if (progress_log) {
       const auto read = [&](double interval) {
-        std::istringstream log(text);
-        return read_progress_log(log, files.front(), interval);
+        rewind(in);
+        return read_progress_log(in, files.front(), interval);
       };
       input = pgbench_input(read, files.front(), interval_s);
     } else {
@@ -137,22 +155,15 @@ TpsInput read_tps_input(const TpsInputNames& names, const std::vector<fs::path>&
                         "pgbench aggregate log",
                         files.front().string(), names.progress));
       }
-      in.clear();
-      in.seekg(0);
+      rewind(in);
       input.counts = read_progress_counts(in, files.front());  // checks every row first
-      // The rows' spacing, as read_tps_series infers it: over the time_s column.
-      in.clear();
-      in.seekg(0);
-      const CsvTable table = read_csv(in, files.front());
-      std::vector<TimedTps> times;
-      const int col = table.column("time_s");
-      for (const auto& row : table.rows) times.push_back({std::stod(row[static_cast<std::size_t>(col)]), 0, 0});
-      const double own = infer_interval(times);
-      const std::size_t k = intervals_per_merge(own, interval_s, times.size(), files.front());
+      // The rows' spacing, as read_tps_series infers it; merged when --interval is a whole multiple of it.
+      rewind(in);
+      const std::vector<TimedTps> readings = read_tps_readings(in, files.front());
+      const double own = infer_interval(readings);
+      const std::size_t k = intervals_per_merge(own, interval_s, readings.size(), files.front());
       input.interval_s = k > 0 ? interval_s : judged_interval(interval_s, own, files.front());
-      in.clear();
-      in.seekg(0);
-      input.tps = merge_intervals(read_tps_series(in, files.front(), k > 0 ? own : input.interval_s), k);
+      input.tps = merge_intervals(place_on_interval_grid(readings, k > 0 ? own : input.interval_s, files.front()), k);
       input.format = "ckptsim " + names.progress;
       input.has_skipped = std::find(header.begin(), header.end(), "skipped") != header.end();
       input.has_late = std::find(header.begin(), header.end(), "late") != header.end();

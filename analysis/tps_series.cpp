@@ -84,8 +84,14 @@ std::vector<double> place_on_interval_grid(const std::vector<TimedTps>& readings
     // Checked before the cast to int64: -1e300 does not fit (fuzz_csv).
     if (grid_point < 0) fail_at(file, r.line, fmt::format("{} {} is before the start of the run", time_name, r.time_s));
     if (grid_point > static_cast<double>(kMaxIntervals)) {
+      // The reading before is named too: a jump from it is the usual cause (a mangled time).
+      const std::string before = &r == &readings.front() ? std::string()
+                                                         : fmt::format(" (the reading before, line {}, is at {} {})",
+                                                                       (&r - 1)->line, time_name, (&r - 1)->time_s);
       fail_at(file, r.line,
-              fmt::format("{} {} is more than {} intervals of {} s", time_name, r.time_s, kMaxIntervals, interval));
+              fmt::format("{} {} is more than {} intervals of {} s after the run's start{}: a series that long is "
+                          "not a run's",
+                          time_name, r.time_s, kMaxIntervals, interval, before));
     }
     const std::int64_t slot = static_cast<std::int64_t>(grid_point) - (labels_starts ? 0 : 1);
     if (slot < 0) {

@@ -55,7 +55,7 @@ enum class TimeLabel {
 // The series on a grid of interval_s (0: infer_interval). Readings must come
 // in increasing time; throws "<file>:<line>: ..." for a time going backwards or
 // repeated, before the run's start, two readings in one interval, or a run of
-// more than 1e8 intervals.
+// more than 1e7 intervals (naming the reading before it too).
 // time_name is what messages call a reading's time ("time_s", the column).
 std::vector<double> place_on_interval_grid(const std::vector<TimedTps>& readings, double interval_s,
                                            const std::filesystem::path& file, std::string_view time_name = "time_s",

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -18,6 +19,7 @@
 #include "cli/commands/commands.h"
 #include "cli/commands/compare_pg.h"
 #include "cli/commands/devbench.h"
+#include "cli/run/printable.h"
 #include "cli/run/run_files.h"
 
 namespace {
@@ -81,7 +83,8 @@ using namespace ckptsim::cli::run_files;
 CLI::App* add_run(CLI::App& app, RunArgs& run) {
   auto* cmd = app.add_subcommand("run", "Run a scenario or a whole grid and write its CSVs, summary and plots");
   cmd->add_option("scenario", run.scenario, "Scenario JSON file (default: the shipped scenarios/default.json)");
-  cmd->add_option("--out", run.out, fmt::format("Output folder (default: {}/<scenario name>)", kDefaultOutFolder));
+  cmd->add_option("--out", run.out, fmt::format("Output folder (default: {}/<scenario name>)", kDefaultOutFolder))
+      ->check(readable("DIR", "a folder path", [](const std::string& t) { return !t.empty(); }));
   cmd->add_option("--set", run.sets, "Override a setting, e.g. --set postgres.shared_buffers=2GB")
       ->take_all()
       ->allow_extra_args(false);
@@ -155,7 +158,7 @@ bool refuse_unknown_command(const CLI::App& app, int argc, char** argv) {
   if (argc <= 1 || argv[1][0] == '-' || is_command(argv[1])) return false;
   std::string names;
   for (const CLI::App* sub : commands) names += (names.empty() ? "" : ", ") + sub->get_name();
-  std::cerr << "error: unknown command \"" << argv[1] << "\" (expected one of " << names << ")\n";
+  std::cerr << "error: unknown command \"" << printable(argv[1]) << "\" (expected one of " << names << ")\n";
   return true;
 }
 
@@ -208,8 +211,12 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    // --help and --version exit 0; every command-line error exits 2, as bad input does.
-    const int code = app.exit(e);
+    // --help and --version exit 0; every command-line error exits 2, as bad
+    // input does. CLI11's messages quote the arguments: printed escaped.
+    std::ostringstream out, err;
+    const int code = app.exit(e, out, err);
+    std::cout << out.str();
+    std::cerr << printable_lines(err.str());
     return code == 0 ? 0 : 2;
   }
   if (run.jobs <= 0) run.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

@@ -6,6 +6,7 @@
 // thrown together; a plan is returned only when there are none.
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -42,6 +43,12 @@ std::string paste_key(const std::string& section) {
   if (section == "os") return "sysctl";
   if (section == "pgbench" || section == "warmup") return "command";
   return "";
+}
+
+// Whether a setting path names pasted text: postgres.conf, os.sysctl, pgbench.command, warmup.command.
+bool is_pasted_path(const std::string& path) {
+  const auto dot = path.find('.');
+  return dot != std::string::npos && paste_key(path.substr(0, dot)) == path.substr(dot + 1);
 }
 
 // Lays a section's pasted text as settings; the real names it ignores go
@@ -168,7 +175,8 @@ void lay_preset_files(const std::vector<fs::path>& files, const Schemas& schemas
   for (const fs::path& file : files) {
     std::error_code ec;
     if (!fs::is_regular_file(file, ec)) {
-      errors.add("--preset-file " + file.string(), "no such file");
+      errors.add("--preset-file " + file.string(),
+                 fs::exists(file, ec) ? "not a regular file (expected a JSON file)" : "no such file");
       continue;
     }
     lay_fragment(file, file.string(), schemas, layers, errors, warnings);
@@ -188,9 +196,8 @@ void lay_sets(const std::vector<std::string>& sets, const Schemas& schemas, Laye
     const std::string text = set.substr(equals + 1);
     const std::string where = "--set " + path;
     // --set pgbench.command="pgbench -c 4 -T 60": pasted text, as in the file.
-    const auto dot = path.find('.');
-    if (dot != std::string::npos && paste_key(path.substr(0, dot)) == path.substr(dot + 1)) {
-      lay_pasted(path.substr(0, dot), json(text), where, schemas, layers, errors, warnings);
+    if (is_pasted_path(path)) {
+      lay_pasted(path.substr(0, path.find('.')), json(text), where, schemas, layers, errors, warnings);
       continue;
     }
     const auto setting = split_setting_path(path, where, schemas, errors);
@@ -219,6 +226,13 @@ std::vector<GridAxis> read_grid(const json& grid, const Schemas& schemas, Errors
   for (const auto& [path, values] : grid.items()) {
     if (is_chain_key(path)) continue;  // chain.h
     const std::string where = "/grid/" + path;
+    // postgres.conf, os.sysctl, pgbench.command: text that sets many settings, no one setting to vary.
+    if (is_pasted_path(path)) {
+      errors.add(where,
+                 "pasted text (postgres.conf, os.sysctl, pgbench.command, warmup.command) cannot be a grid "
+                 "axis; vary the settings it holds, one axis each, e.g. \"postgres.shared_buffers\"");
+      continue;
+    }
     const auto setting = split_setting_path(path, where, schemas, errors);
     if (!values.is_array() || values.empty()) {
       errors.add(where, shown(values) + " is not a non-empty list of values");
@@ -364,6 +378,7 @@ Plan load_plan(const json& doc, [[maybe_unused]] const fs::path& base_dir, const
   // Odometer over the axes, the last one turning fastest.
   PresetFiles presets(project_home() / "scenarios" / "presets");
   std::vector<std::size_t> at(axes.size(), 0);
+  std::map<std::string, std::string> resolved_points;  // a point's resolved settings as JSON text: its name
   for (;;) {
     GridPoint point;
     Layers layers = base;
@@ -379,9 +394,17 @@ Plan load_plan(const json& doc, [[maybe_unused]] const fs::path& base_dir, const
                               std::to_string(kMaxPointName) + ")");
       throw ScenarioError(errors.messages());
     }
+    const std::size_t errors_before = errors.size();
     point.scenario = resolve(std::move(layers), schemas, presets, errors);
     point.scenario.seed = seed;
     point.scenario.resolved["seed"] = seed;
+    // Values written differently that resolve alike ("1GB" and "1024MB") would run one point twice.
+    // (A point that did not resolve is not compared: its errors say why.)
+    const auto [same, fresh] = resolved_points.emplace(point.scenario.resolved.dump(), point.name);
+    if (!fresh && errors.size() == errors_before) {
+      errors.add("/grid", "duplicate points: \"" + point.name + "\" resolves to the same settings as \"" +
+                              same->second + "\" (the values differ only in how they are written)");
+    }
     plan.points.push_back(std::move(point));
 
     std::size_t turning = axes.size();

@@ -9,6 +9,7 @@
 // since ignoring them would simulate something other than what was typed.
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <optional>
 
 #include "models/pgbench/pgbench_config.h"
@@ -116,6 +117,13 @@ std::optional<std::vector<std::string>> shell_words(const std::string& text, std
         return std::nullopt;
       }
       in_word = true;
+    } else if (std::string_view("|&;<>()`$").find(c) != std::string_view::npos) {
+      // A shell would act on these (a pipe, a background job, a redirect, an
+      // expansion); ckptsim runs no shell, and pgbench would never see them.
+      problem = std::string("shell operator '") + c + "' at character " + std::to_string(i + 1) +
+                " is refused: ckptsim reads the pgbench command line, it runs no shell (quote it if it is part of "
+                "a value)";
+      return std::nullopt;
     } else {
       word += c;
       in_word = true;
@@ -123,6 +131,31 @@ std::optional<std::vector<std::string>> shell_words(const std::string& text, std
   }
   if (in_word) words.push_back(std::move(word));
   return words;
+}
+
+// NAME=VALUE before the program: an environment assignment for a shell.
+bool is_environment_assignment(const std::string& word) {
+  const std::size_t equals = word.find('=');
+  if (equals == 0 || equals == std::string::npos || std::isdigit(static_cast<unsigned char>(word[0]))) return false;
+  return std::all_of(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(equals),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+// pgbench's checks of an option's value after getopt (pgbench.c main()):
+// these must be above 0, each refused with pgbench's words.
+std::optional<std::string> refused_value(char option, const std::string& argument) {
+  static constexpr std::array<std::pair<char, const char*>, 6> kPositive{{{'c', "invalid number of clients"},
+                                                                          {'j', "invalid number of threads"},
+                                                                          {'T', "invalid duration"},
+                                                                          {'t', "invalid number of transactions"},
+                                                                          {'s', "invalid scaling factor"},
+                                                                          {'R', "invalid rate limit"}}};
+  for (const auto& [name, words] : kPositive) {
+    if (name != option) continue;
+    const auto value = parse_real(json(argument));
+    if (value && *value <= 0) return std::string(words) + ": \"" + argument + "\" (pgbench requires more than 0)";
+  }
+  return std::nullopt;
 }
 
 // pgbench's findBuiltin: a builtin script by a unique prefix of its name.
@@ -177,6 +210,10 @@ void apply(Command& command, const Option& option, const std::string& typed, con
   const std::string option_where = where + ": " + typed;
   switch (option.role) {
     case Role::kSetting:
+      if (const auto refusal = refused_value(option.short_name, argument)) {
+        errors.add(option_where, *refusal);
+        return;
+      }
       if (option.key == "scale" && !with_scale) {
         errors.add(option_where, "the warmup runs on the measured run's database: give -s in pgbench.command");
         return;
@@ -232,10 +269,20 @@ Pasted paste_pgbench_command(const std::string& text, const std::string& where, 
     return {};
   }
   std::size_t i = 0;
-  if (i < words->size()) {
-    const std::string& program = (*words)[0];
-    if (program == "pgbench" || program.ends_with("/pgbench")) ++i;
+  for (; i < words->size() && is_environment_assignment((*words)[i]); ++i) {
+    errors.add(where, "environment assignment \"" + (*words)[i] +
+                          "\" is refused: ckptsim runs no shell; the command starts with pgbench");
   }
+  if (i == words->size()) {
+    errors.add(where, "no pgbench command (expected e.g. \"pgbench -c 4 -T 60\")");
+    return {};
+  }
+  const std::string& program = (*words)[i];
+  if (program != "pgbench" && !program.ends_with("/pgbench")) {
+    errors.add(where, "\"" + program + "\" is not pgbench: the command starts with pgbench (or a path to it)");
+    return {};
+  }
+  ++i;
   Command command;
   std::vector<std::string> positional;
   bool options_end = false;

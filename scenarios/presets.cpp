@@ -195,6 +195,12 @@ std::optional<json> parse_json_text(const std::string& text, const std::string& 
     errors.add(label, too_large_message());
     return std::nullopt;
   }
+  // The JSON parser takes a NUL byte for the end of its input and would
+  // accept whatever follows it: anything after the JSON value is an error.
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos) {
+    errors.add(label, "a NUL byte at " + line_and_column(text, nul) + ": nothing may follow the JSON value");
+    return std::nullopt;
+  }
   // Deep nesting would overflow the stack of the recursive copy and dump that follow parsing.
   if (const auto at = json_too_deep(text)) {
     errors.add(label,

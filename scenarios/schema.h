@@ -278,8 +278,10 @@ class Schema {
         return true;
       }
       const std::optional<std::int64_t> n = read_value(v, &expected);
-      if (!n) return false;
-      if (*n < min || *n > max) {
+      // Past what 64 bits hold is out of this setting's range too: name the range.
+      const bool beyond_int64 = !n && expected.starts_with("is out of range");
+      if (!n && !beyond_int64) return false;
+      if (beyond_int64 || *n < min || *n > max) {
         const std::string range = max == kNoLimit ? "at least " + show(min) : show(min) + ".." + show(max);
         expected = "is out of range (" + std::string(auto_allowed ? "-1 or " : "") + range + ")";
         return false;

@@ -191,6 +191,11 @@ std::optional<std::int64_t> parse_integer(const json& value, std::string* expect
     return std::nullopt;
   }
   if (value.is_number_integer()) return value.get<std::int64_t>();
+  // 1e22: JSON writes a whole number too large for an integer with an exponent.
+  if (value.is_number_float() && std::abs(value.get<double>()) >= 0x1p63 && std::isfinite(value.get<double>())) {
+    set_expected(expected, "is out of range (more than a 64-bit integer holds)");
+    return std::nullopt;
+  }
   if (value.is_string()) {
     const std::string_view text = trim(value.get_ref<const std::string&>());
     std::int64_t number = 0;

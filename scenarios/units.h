@@ -25,11 +25,18 @@ namespace ckptsim::scenarios {
 
 using json = nlohmann::ordered_json;
 
-// A JSON value as an error message shows it: invalid UTF-8 replaced (never a
-// library exception), and at most 80 characters, so that a huge or deeply
-// nested input is not echoed whole.
+// A JSON value as an error message shows it: a string in quotes as written
+// (its control characters are escaped once, where every message is printed:
+// cli/run/printable.h), anything else as JSON with invalid UTF-8 replaced
+// (never a library exception); at most 80 characters, so that a huge or
+// deeply nested input is not echoed whole.
 inline std::string shown(const json& value) {
-  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string text;
+  if (value.is_string()) {
+    text.append(1, '"').append(value.get_ref<const std::string&>()).append(1, '"');
+  } else {
+    text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+  }
   if (text.size() > 80) text = text.substr(0, 77) + "...";
   return text;
 }

@@ -11,6 +11,7 @@
 #include "scenarios/version_gates.h"
 
 #include <array>
+#include <string_view>
 
 #include "models/postgres/version.h"
 
@@ -33,6 +34,32 @@ void refuse_unmodelled_values(Layers& layers, Errors& errors) {
   errors.add(layers.origins("postgres").of("wal_sync_method"), shown(method) + why);
   layers.erase("postgres", "wal_sync_method");
 }
+
+namespace {
+
+// The postgres section's integer settings (PostgreSQL's config_int), with a
+// unit or without; checkpoint_completion_target and bgwriter_lru_multiplier
+// are reals and take fractions in every release.
+constexpr std::array kIntegerSettings{
+    "shared_buffers",        "checkpoint_timeout",     "checkpoint_segments",    "max_wal_size",
+    "min_wal_size",          "checkpoint_warning",     "checkpoint_flush_after", "bgwriter_delay",
+    "bgwriter_lru_maxpages", "bgwriter_flush_after",   "backend_flush_after",    "wal_buffers",
+    "wal_writer_delay",      "wal_writer_flush_after", "commit_delay",           "commit_siblings"};
+
+// Whether a value's number has a fraction or an exponent ("1.5GB", "1e3",
+// 1.5), which parse_int before 12 read with strtol and so refused.
+bool has_fraction(const json& value) {
+  if (value.is_number_float()) return true;
+  if (!value.is_string()) return false;
+  const std::string& text = value.get_ref<const std::string&>();
+  const std::size_t start = text.find_first_not_of(" \t");
+  if (start == std::string::npos) return false;
+  const std::size_t end = text.find_first_not_of("+-0123456789.eE", start);
+  const std::string_view number(text.data() + start, (end == std::string::npos ? text.size() : end) - start);
+  return number.find_first_of(".eE") != std::string_view::npos;
+}
+
+}  // namespace
 
 void check_version_gates(const json& written, const Layers& layers, const Scenario& s, Errors& errors) {
   const postgres::Version version(s.postgres.version);
@@ -71,6 +98,17 @@ void check_version_gates(const json& written, const Layers& layers, const Scenar
       if (raw == level && !version.at_least(since.first)) {
         errors.add(origins.of("synchronous_commit"), shown(raw) + " is not a value of " + release +
                                                          "'s synchronous_commit (it came with " + since.second + ")");
+      }
+    }
+  }
+  // PostgreSQL 12's parse_int reads the number with strtod and rounds after
+  // the unit ("1.5GB" is 1536MB); before, strtol stopped at the '.'.
+  if (!version.at_least(120000)) {
+    for (const char* key : kIntegerSettings) {
+      if (written.contains(key) && has_fraction(written.at(key))) {
+        errors.add(origins.of(key), shown(written.at(key)) + " is not a whole number: " + release +
+                                        " refuses a fraction for an integer setting (12 accepts one); write a "
+                                        "whole number of a smaller unit, e.g. \"1536MB\" for \"1.5GB\"");
       }
     }
   }

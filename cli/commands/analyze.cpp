@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands/judged_run.h"
-#include "cli/commands/printable.h"
+#include "cli/run/printable.h"
 #include "cli/run/plot_folder.h"
 #include "cli/run/run_files.h"
 
@@ -90,7 +90,7 @@ int command_analyze(const AnalyzeArgs& args) {
     return 0;
   }
   const analysis::Stability& s = j.stability;
-  std::cout << fmt::format("input                 {} ({} s intervals)\n", j.input.format, j.input.interval_s)
+  std::cout << fmt::format("input                 {} ({:g} s intervals)\n", j.input.format, j.input.interval_s)
             << fmt::format("intervals             {}\n", j.input.tps.size())
             << fmt::format("tps mean ± stddev     {:.1f} ± {:.1f}\n", s.tps_mean, s.tps_stddev)
             << fmt::format("below {:g} tps          {:.1f}%\n", s.threshold, s.pct_below_threshold)

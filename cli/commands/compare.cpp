@@ -10,7 +10,7 @@
 
 #include "analysis/plots.h"
 #include "cli/commands/judged_run.h"
-#include "cli/commands/printable.h"
+#include "cli/run/printable.h"
 #include "cli/run/run_files.h"
 
 namespace ckptsim::cli {

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/run/printable.h"
 #include "cli/run/run_files.h"
 #include "cli/run/run_point.h"
 #include "scenarios/scenario.h"
@@ -101,7 +102,7 @@ int command_compare_pg(const std::string& recorded_path) {
     if (!in) throw std::runtime_error("cannot open " + recorded_path);
     recorded = json::parse(in);
   } catch (const std::exception& e) {
-    std::cerr << "error: " << recorded_path << ": " << e.what() << '\n';
+    std::cerr << "error: " << printable(recorded_path) << ": " << printable(e.what()) << '\n';
     return 2;
   }
   // The shape scripts/validate-pg writes: {"scale": N, "cases": [{"name", "postgres", "pgbench", "real"}, ...]}.
@@ -114,7 +115,7 @@ int command_compare_pg(const std::string& recorded_path) {
                       recorded.contains("cases") && recorded["cases"].is_array() && !recorded["cases"].empty() &&
                       std::all_of(recorded["cases"].begin(), recorded["cases"].end(), case_ok);
   if (!shaped) {
-    std::cerr << "error: " << recorded_path
+    std::cerr << "error: " << printable(recorded_path)
               << ": not a recording of scripts/validate-pg (expected {\"scale\": N, \"cases\": [{\"name\", "
                  "\"postgres\", \"pgbench\", \"real\"}, ...]})\n";
     return 2;
@@ -124,7 +125,7 @@ int command_compare_pg(const std::string& recorded_path) {
   try {
     for (const auto& c : recorded.at("cases")) {
       const std::string name = c.at("name");
-      std::cerr << "ckptsim: " << name << '\n';
+      std::cerr << "ckptsim: " << printable(name) << '\n';
       // The same settings, on PostgreSQL 15, at the recorded scale; the hardware does not enter these figures.
       nlohmann::ordered_json doc = {{"hardware", {{"cpus", 2}, {"ram", "24GB"}, {"device", "nvme"}}},
                                     {"postgres", c.at("postgres")},
@@ -141,11 +142,11 @@ int command_compare_pg(const std::string& recorded_path) {
       rows.insert(rows.end(), case_rows.begin(), case_rows.end());
     }
   } catch (const scenarios::ScenarioError& e) {
-    for (const auto& m : e.messages) std::cerr << "error: " << m << '\n';
+    for (const auto& m : e.messages) std::cerr << "error: " << printable(m) << '\n';
     std::filesystem::remove_all(out);
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << '\n';
+    std::cerr << "error: " << printable(e.what()) << '\n';
     std::filesystem::remove_all(out);
     return 1;
   }

@@ -19,7 +19,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands/printable.h"
+#include "cli/run/printable.h"
 #include "models/disk/make_device.h"
 #include "models/os/block_queue.h"
 #include "models/os/direct_io_bench.h"
@@ -84,7 +84,7 @@ int command_devbench(const DevbenchArgs& args) {
     };
     for (const std::int64_t stride : strides) drains.emplace_back(drain(stride, true), drain(stride, false));
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << '\n';
+    std::cerr << "error: " << printable(e.what()) << '\n';
     return 1;
   }
   if (json) {

@@ -8,25 +8,31 @@
 
 #include "cli/pages/results_index.h"
 #include "cli/run/folder_refused.h"
+#include "cli/run/printable.h"
 #include "cli/run/run_files.h"
+#include "cli/run/stop.h"
 
 namespace ckptsim::cli {
 
 int command_index(const std::string& dir) {
   if (!std::filesystem::is_directory(dir)) {
-    std::cerr << "error: " << dir << ": not a folder\n";
+    std::cerr << "error: " << printable(dir) << ": not a folder\n";
     return 2;
   }
+  install_stop_handlers();
   try {
     const IndexWritten written = write_results_index(dir);
     std::cout << fmt::format("{}: {} runs, {} grids, {} pages\n",
                              (std::filesystem::path(dir) / run_files::kIndexHtml).string(), written.runs, written.grids,
                              written.pages);
+  } catch (const Stopped& e) {
+    std::cerr << "error: the index was not written: " << printable(e.what()) << '\n';
+    return stop_exit_code(e.reason());
   } catch (const FolderRefused& e) {  // a page it did not write, in its way
-    std::cerr << "error: " << e.what() << '\n';
+    std::cerr << "error: " << printable(e.what()) << '\n';
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << '\n';
+    std::cerr << "error: " << printable(e.what()) << '\n';
     return 1;
   }
   return 0;

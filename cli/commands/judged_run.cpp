@@ -5,7 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "cli/commands/printable.h"
+#include "analysis/regular_file.h"
+#include "cli/run/printable.h"
 #include "cli/run/run_files.h"
 #include "cli/run/run_summary.h"
 
@@ -24,9 +25,9 @@ const analysis::TpsInputNames kRunFolder = {.progress = run_files::kProgressCsv,
 // nullopt when there is no readable summary.json to tell.
 std::optional<bool> run_complete(const fs::path& progress_csv) {
   const auto summary_path = progress_csv.parent_path() / run_files::kSummaryJson;
-  std::ifstream in(summary_path);
-  if (!in) return std::nullopt;
-  const auto summary = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  const auto head = analysis::read_regular_file(summary_path, 64 << 20);  // never a FIFO
+  if (!head) return std::nullopt;
+  const auto summary = nlohmann::json::parse(head->text, nullptr, /*allow_exceptions=*/false);
   if (!summary.is_object() || !summary.contains("complete") || !summary["complete"].is_boolean()) return std::nullopt;
   if (!summary["complete"].get<bool>()) {
     const auto stopped_by = summary.value("stopped_by", nlohmann::json("stopped"));

@@ -7,6 +7,7 @@
 #include "cli/pages/results_index.h"
 #include "cli/run/folder_refused.h"
 #include "cli/run/plot_folder.h"
+#include "cli/run/printable.h"
 
 namespace ckptsim::cli {
 
@@ -18,10 +19,10 @@ int command_plot(const std::string& dir) {
   try {
     plot_folder(dir);
   } catch (const FolderRefused& e) {
-    std::cerr << "error: " << e.what() << '\n';
+    std::cerr << "error: " << printable(e.what()) << '\n';
     return 2;
   } catch (const std::exception& e) {  // a plot that could not be written
-    std::cerr << "error: " << e.what() << '\n';
+    std::cerr << "error: " << printable(e.what()) << '\n';
     return 1;
   }
   refresh_indexes(dir);

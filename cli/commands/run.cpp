@@ -11,6 +11,7 @@
 #include "cli/commands/scenario_file.h"
 #include "cli/pages/results_index.h"
 #include "cli/run/folder_refused.h"
+#include "cli/run/printable.h"
 #include "cli/run/run_files.h"
 #include "cli/run/run_folder.h"
 #include "cli/run/run_plan.h"
@@ -37,7 +38,7 @@ int command_run(const RunArgs& args) {
     std::string expected;
     crash_at = scenarios::parse_duration(nlohmann::json(args.crash_at), sim::kSecond, &expected);
     if (!crash_at || *crash_at <= 0) {
-      std::cerr << "error: --crash-at: \"" << args.crash_at << "\" "
+      std::cerr << "error: --crash-at: \"" << printable(args.crash_at) << "\" "
                 << (crash_at ? std::string("is not after the run's start (expected a duration above 0)") : expected)
                 << '\n';
       return 2;
@@ -59,7 +60,7 @@ int command_run(const RunArgs& args) {
   }
   // A chain runs on one worker, whatever --jobs says (run_plan.h).
   if (const auto refusal = memory_refusal(*plan, plan->chained ? 1 : args.jobs, host_available_mb())) {
-    std::cerr << "error: " << *refusal << '\n';
+    std::cerr << "error: " << printable(*refusal) << '\n';
     return 2;
   }
   install_stop_handlers();
@@ -80,10 +81,10 @@ int command_run(const RunArgs& args) {
     refresh_indexes(out);  // a stopped or failed run too: its page says what it left
     return rc;
   } catch (const FolderRefused& e) {
-    std::cerr << "error: " << e.what() << '\n';
+    std::cerr << "error: " << printable(e.what()) << '\n';
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << '\n';
+    std::cerr << "error: " << printable(e.what()) << '\n';
     return 1;
   }
 }

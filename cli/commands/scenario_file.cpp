@@ -2,6 +2,8 @@
 
 #include <iostream>
 
+#include "cli/run/printable.h"
+
 namespace ckptsim::cli {
 
 std::filesystem::path default_scenario() { return scenarios::project_home() / "scenarios" / "default.json"; }
@@ -10,12 +12,12 @@ std::optional<scenarios::Plan> load_scenario(const std::string& file, const scen
   try {
     scenarios::Plan plan =
         scenarios::load_plan(file.empty() ? default_scenario() : std::filesystem::path(file), options);
-    for (const std::string& warning : plan.warnings) std::cerr << "warning: " << warning << '\n';
+    for (const std::string& warning : plan.warnings) std::cerr << "warning: " << printable(warning) << '\n';
     return plan;
   } catch (const scenarios::ScenarioError& e) {
-    for (const auto& message : e.messages) std::cerr << "error: " << message << '\n';
+    for (const auto& message : e.messages) std::cerr << "error: " << printable(message) << '\n';
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << '\n';
+    std::cerr << "error: " << printable(e.what()) << '\n';
   }
   return std::nullopt;
 }

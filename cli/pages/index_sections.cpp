@@ -1,13 +1,13 @@
 #include "cli/pages/index_sections.h"
 
 #include <algorithm>
-#include <fstream>
 #include <set>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "analysis/csv.h"
+#include "analysis/regular_file.h"
 #include "cli/pages/assets.h"
 #include "cli/run/run_files.h"
 #include "scenarios/units.h"
@@ -74,15 +74,13 @@ void text_file_section(Page& page, const fs::path& root, const fs::path& file, s
   w.open("h2");
   page.link(file, file.filename().string());
   w.close("h2");
-  std::ifstream in(root / file, std::ios::binary);
-  if (!in) {
-    w.element("p", "missing", {{"class", "muted"}});
+  // Not a FIFO (its open would block) nor a device: only a regular file is read.
+  const auto head = analysis::read_regular_file(root / file, limit);
+  if (!head) {
+    w.element("p", "missing (or not a regular file)", {{"class", "muted"}});
     return;
   }
-  std::string text(limit, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(limit));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  const bool cut = in.peek() != std::char_traits<char>::eof();
+  const auto& [text, cut] = *head;
   if (text.empty()) {
     w.element("p", "(empty)", {{"class", "muted"}});
     return;

@@ -12,7 +12,9 @@
 #include "cli/pages/results_tree.h"
 #include "cli/run/folder_refused.h"
 #include "cli/run/index_mark.h"
+#include "cli/run/printable.h"
 #include "cli/run/run_files.h"
+#include "cli/run/stop.h"
 
 namespace ckptsim::cli {
 
@@ -58,6 +60,7 @@ void remove_stale_pages(const fs::path& root, const std::set<fs::path>& written)
 }  // namespace
 
 IndexWritten write_results_index(const fs::path& dir) {
+  const SignalWatch signals;  // a signal stops the index as it stops a run
   const ResultsTree tree = scan_results(dir);
   std::error_code ec;
   if (fs::is_symlink(fs::symlink_status(dir / run_files::kIndexFolder, ec)))
@@ -68,6 +71,7 @@ IndexWritten write_results_index(const fs::path& dir) {
   refuse_foreign_page(dir / index_page());  // before any page is written
   std::set<fs::path> written;
   auto write = [&](const fs::path& page, const std::string& text) {
+    signals.throw_if_signalled();
     refuse_foreign_page(dir / page);
     fs::create_directories((dir / page).parent_path());
     analysis::write_file_atomically(dir / page, text);
@@ -92,7 +96,7 @@ void refresh_indexes(const fs::path& dir) {
       if (above == above.root_path()) break;
     }
   } catch (const std::exception& e) {
-    std::cerr << "warning: the results index was not refreshed: " << e.what() << '\n';
+    std::cerr << "warning: the results index was not refreshed: " << printable(e.what()) << '\n';
   }
 }
 

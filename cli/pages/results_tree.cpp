@@ -1,13 +1,13 @@
 #include "cli/pages/results_tree.h"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "analysis/csv.h"
+#include "analysis/regular_file.h"
 #include "cli/run/run_files.h"
 
 namespace ckptsim::cli {
@@ -17,13 +17,17 @@ using namespace run_files;
 
 namespace {
 
+// More than ckptsim writes: a longer file is not one of its own.
+constexpr std::size_t kMaxHeaderBytes = 1 << 20;
+constexpr std::size_t kMaxJsonBytes = 64 << 20;
+
 std::string id_of(const fs::path& dir) { return dir == "." ? std::string(".") : dir.generic_string(); }
 
 // summary.csv's header up to the first stability column.
 std::vector<std::string> grid_paths_of(const fs::path& grid_dir) {
-  std::ifstream in(grid_dir / kSummaryCsv);
-  std::string header;
-  std::getline(in, header);
+  const auto head = analysis::read_regular_file(grid_dir / kSummaryCsv, kMaxHeaderBytes);
+  const std::string text = head ? head->text : std::string();
+  const std::string header = text.substr(0, text.find('\n'));
   std::vector<std::string> paths;
   std::size_t at = 0;
   while (at <= header.size()) {
@@ -39,7 +43,7 @@ std::vector<std::string> grid_paths_of(const fs::path& grid_dir) {
 // The tps series and the worst per-interval p99 of a run folder's progress.csv.
 void read_progress(const fs::path& dir, RunEntry& run) {
   const fs::path csv = dir / kProgressCsv;
-  if (!fs::is_regular_file(csv)) return;
+  if (!analysis::is_readable_regular_file(csv)) return;
   try {
     const analysis::CsvTable table = analysis::read_csv(csv);
     run.tps = analysis::read_tps_series(csv);
@@ -102,9 +106,9 @@ std::string GridEntry::id() const { return id_of(dir); }
 bool RunEntry::complete() const { return summary.is_object() && summary.value("complete", false) == true; }
 
 nlohmann::json read_json_file(const fs::path& path) {
-  std::ifstream in(path);
-  if (!in) return nullptr;
-  nlohmann::json value = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  const auto head = analysis::read_regular_file(path, kMaxJsonBytes);
+  if (!head || head->cut) return nullptr;
+  nlohmann::json value = nlohmann::json::parse(head->text, nullptr, /*allow_exceptions=*/false);
   return value.is_discarded() ? nlohmann::json() : value;
 }
 

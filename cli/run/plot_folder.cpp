@@ -9,7 +9,9 @@
 
 #include "analysis/atomic_file.h"
 #include "analysis/plots.h"
+#include "analysis/regular_file.h"
 #include "cli/run/folder_refused.h"
+#include "cli/run/printable.h"
 #include "cli/run/run_files.h"
 #include "cli/run/run_folder.h"
 #include "cli/run/run_summary.h"
@@ -21,9 +23,12 @@ using namespace run_files;
 
 namespace {
 
+constexpr std::size_t kMaxRecordBytes = 64 << 20;  // far more than ckptsim writes
+
 std::optional<analysis::Stability> stability_of(const fs::path& run_dir) {
-  std::ifstream in(run_dir / kSummaryJson);
-  const auto summary = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  const auto head = analysis::read_regular_file(run_dir / kSummaryJson, kMaxRecordBytes);  // never a FIFO
+  if (!head) return std::nullopt;
+  const auto summary = nlohmann::json::parse(head->text, nullptr, /*allow_exceptions=*/false);
   if (!summary.is_object() || !summary.contains("stability")) return std::nullopt;
   try {
     return stability_from_json(summary["stability"]);
@@ -71,7 +76,7 @@ const analysis::GridPlotNames kGridPlot = {.script = kPlotScript,
                                            .stability_png = kStabilityPng};
 
 void warn_not_drawn(const fs::path& dir, const std::string& why) {
-  std::cerr << "warning: " << dir.string() << ": no plots drawn: " << why << '\n';
+  std::cerr << "warning: " << printable(dir.string()) << ": no plots drawn: " << printable(why) << '\n';
 }
 
 // The checksum that run.json / grid.json record of the plot.gp ckptsim wrote
@@ -130,12 +135,12 @@ void write_grid_index(const fs::path& grid_dir, const std::string& title, const 
 }
 
 GridIndex read_grid_index(const fs::path& dir) {
-  std::ifstream in(dir / kGridRecord);
-  if (!in) {
+  const auto head = analysis::read_regular_file(dir / kGridRecord, kMaxRecordBytes);  // never a FIFO
+  if (!head) {
     throw FolderRefused(
         fmt::format("{}: neither a run folder ({}) nor a grid folder ({})", dir.string(), kProgressCsv, kGridRecord));
   }
-  const auto index = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  const auto index = nlohmann::json::parse(head->text, nullptr, /*allow_exceptions=*/false);
   if (!index.is_object() || !index.contains("points") || !index["points"].is_array() ||
       !index.value("title", nlohmann::json()).is_string()) {
     throw FolderRefused(fmt::format("{}: not a grid index ckptsim wrote", (dir / kGridRecord).string()));

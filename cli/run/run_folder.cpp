@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis/regular_file.h"
 #include "cli/run/index_mark.h"
 #include "cli/run/output_lock.h"
 #include "cli/run/run_files.h"
@@ -21,11 +22,10 @@ namespace ckptsim::cli {
 namespace fs = std::filesystem;
 using namespace run_files;
 
+// A record's text, "" for what is not a regular file (a FIFO's open would block).
 std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  const auto head = analysis::read_regular_file(path, 64 << 20);  // far more than a record ckptsim writes
+  return head && !head->cut ? head->text : std::string();
 }
 
 namespace {
@@ -229,6 +229,18 @@ void refuse_foreign(const std::string& shown, std::vector<fs::path> foreign) {
       shown, names));
 }
 
+// Makes dir and its parents. One that cannot be made (a file named `out` in
+// the working folder, where the default --out goes) is a refused folder, told plainly.
+void make_output_folder(const fs::path& dir, const std::string& shown) {
+  std::error_code ec;
+  for (fs::path above = dir.parent_path(); above.has_relative_path(); above = above.parent_path()) {
+    if (fs::exists(fs::symlink_status(above, ec)) && !fs::is_directory(fs::status(above, ec)))
+      throw FolderRefused(fmt::format("{}: cannot be made: {} exists and is not a folder", shown, above.string()));
+  }
+  fs::create_directories(dir, ec);
+  if (ec) throw FolderRefused(fmt::format("{}: cannot be made: {}", shown, ec.message()));
+}
+
 }  // namespace
 
 void refuse_other_scenario(const fs::path& out, const std::string& scenario_file) {
@@ -262,7 +274,7 @@ ClaimedOutput claim_output(const fs::path& out) {
   if (fs::exists(status) && !fs::is_directory(fs::status(dir, ec)))
     throw FolderRefused(fmt::format("{}: exists and is not a folder", shown));
   if (fs::exists(status)) refuse_foreign(shown, sort_contents(dir).foreign);
-  fs::create_directories(dir);
+  make_output_folder(dir, shown);
   ClaimedOutput claimed{.dir = dir, .lock = std::make_unique<OutputLock>(dir, shown)};
   return claimed;
 }

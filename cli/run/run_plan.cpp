@@ -18,6 +18,7 @@
 #include "analysis/report.h"
 #include "cli/run/grid_progress.h"
 #include "cli/run/plot_folder.h"
+#include "cli/run/printable.h"
 #include "cli/run/published_verdict.h"
 #include "cli/run/run_chain.h"
 #include "cli/run/run_files.h"
@@ -141,8 +142,8 @@ std::optional<int> unfinished(const scenarios::Plan& plan, const PointPool& pool
   for (std::size_t i = 0; i < n; ++i) {
     if (pool.errors[i].empty()) continue;
     ++failed;
-    std::cerr << "error: " << (single ? std::string("run") : "point " + plan.points[i].name) << ": " << pool.errors[i]
-              << '\n';
+    std::cerr << "error: " << printable(single ? std::string("run") : "point " + plan.points[i].name) << ": "
+              << printable(pool.errors[i]) << '\n';
   }
   if (failed) return 1;
   const std::size_t done = static_cast<std::size_t>(std::count(pool.ran.begin(), pool.ran.end(), 1));

@@ -13,6 +13,7 @@ namespace {
 
 // Written by the handler: only a lock-free atomic is safe there.
 std::atomic<int> g_signal{0};
+std::atomic<int> g_signal_count{0};
 static_assert(std::atomic<int>::is_always_lock_free);
 
 std::atomic<bool> g_has_deadline{false};
@@ -20,6 +21,7 @@ std::chrono::steady_clock::time_point g_deadline;
 
 void on_signal(int signo) {
   g_signal.store(signo);
+  g_signal_count.fetch_add(1);
   ::signal(signo, SIG_DFL);  // the second one is not caught
 }
 
@@ -76,6 +78,12 @@ std::string stop_description(StopReason reason) {
     case StopReason::none: break;
   }
   return "not stopped";
+}
+
+SignalWatch::SignalWatch() : seen_(g_signal_count.load()) {}
+
+void SignalWatch::throw_if_signalled() const {
+  if (g_signal_count.load() != seen_) throw Stopped(stop_requested());
 }
 
 }  // namespace ckptsim::cli

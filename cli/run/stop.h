@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace ckptsim::cli {
@@ -38,5 +39,27 @@ int stop_exit_code(StopReason reason);
 
 // "interrupted (SIGINT)", "terminated (SIGTERM)", "hung up (SIGHUP)", "stopped by --max-wall".
 std::string stop_description(StopReason reason);
+
+class Stopped : public std::runtime_error {
+ public:
+  explicit Stopped(StopReason reason) : std::runtime_error(stop_description(reason)), reason_(reason) {}
+  StopReason reason() const { return reason_; }
+
+ private:
+  StopReason reason_;
+};
+
+// Work after a run (writing the results index) stops at its next file when a
+// signal arrives while it runs: throw_if_signalled() throws Stopped. A signal
+// that came before, and stopped the run, was answered already: the index is
+// still written, to show what the stopped run left.
+class SignalWatch {
+ public:
+  SignalWatch();  // counts the signals from now
+  void throw_if_signalled() const;
+
+ private:
+  int seen_;
+};
 
 }  // namespace ckptsim::cli

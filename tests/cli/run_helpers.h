@@ -51,10 +51,12 @@ struct CommandResult {
   std::string err;
 };
 
-// Runs the ckptsim binary with `args` (already shell-quoted), capturing stdout and stderr.
-inline CommandResult run_ckptsim(const std::string& args, const TempDir& tmp) {
+// Runs the ckptsim binary with `args` (already shell-quoted), capturing stdout
+// and stderr; `wrapper` goes before it (e.g. "timeout 60", for a run that might hang).
+inline CommandResult run_ckptsim(const std::string& args, const TempDir& tmp, const std::string& wrapper = "") {
   const auto out = tmp / "stdout.txt", err = tmp / "stderr.txt";
-  const std::string command = std::string(CKPTSIM_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
+  const std::string command = (wrapper.empty() ? "" : wrapper + " ") + std::string(CKPTSIM_BINARY) + " " + args + " >" +
+                              out.string() + " 2>" + err.string();
   const int status = std::system(command.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
 }

@@ -205,4 +205,33 @@ TEST_CASE(
       "compare " + quoted(tmp / "p.log") + " " + quoted(tmp / "sim") + " --out " + quoted(tmp / "nowhere"), tmp);
   CHECK(bad.exit_code == 2);
   CHECK(bad.out.empty());
+
+TEST_CASE("analyze reads only regular files, a line at a time: a device, a 2 MiB line and a 10^8 s gap are errors") {
+  TempDir tmp("analyze-bounded");
+  // /dev/zero never ends: refused by its type, before anything is read.
+  const auto zero = run_ckptsim("analyze /dev/zero", tmp);
+  CHECK(zero.exit_code == 2);
+  CHECK(zero.err ==
+        "error: /dev/zero: not a regular file (a pipe or a device cannot be analyzed: save the output to "
+        "a file first)\n");
+
+  // One line of 2 MiB: refused at the 1 MiB limit, naming the line, not read whole.
+  write_text(tmp / "one-line.log", "progress: 1.0 s, 100.0 tps, lat 1 ms stddev 1\n" + std::string(2 << 20, 'x'));
+  const auto long_line = run_ckptsim("analyze " + quoted(tmp / "one-line.log"), tmp);
+  CHECK(long_line.exit_code == 2);
+  CHECK(long_line.err.find("one-line.log:2: a line longer than 1 MiB") != std::string::npos);
+
+  // The same limit in a CSV.
+  write_text(tmp / "wide.csv", "time_s,tps\n1," + std::string(2 << 20, '1') + "\n");
+  const auto wide = run_ckptsim("analyze " + quoted(tmp / "wide.csv"), tmp);
+  CHECK(wide.exit_code == 2);
+  CHECK(wide.err.find("wide.csv:2: a line longer than 1 MiB") != std::string::npos);
+
+  // A second line 10^8 s after the first would need 10^8 intervals: both lines named.
+  write_text(tmp / "gap.log",
+             "progress: 1.0 s, 100.0 tps, lat 1 ms stddev 1\nprogress: 100000000.0 s, 100.0 tps, lat 1 ms stddev 1\n");
+  const auto gap = run_ckptsim("analyze " + quoted(tmp / "gap.log"), tmp);
+  CHECK(gap.exit_code == 2);
+  CHECK(gap.err.find("gap.log:2: time 100000000 is more than 10000000 intervals of 1 s after the run's start (the "
+                     "reading before, line 1, is at time 1)") != std::string::npos);
 }

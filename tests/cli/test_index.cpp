@@ -5,6 +5,8 @@
 // that ckptsim wrote above their folder, and only those (cli/pages/results_index.h).
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include <regex>
 #include <set>
 #include <vector>
@@ -349,4 +351,23 @@ TEST_CASE("index replaces only pages it wrote: a user's index.html or _index pag
   fs::remove(tree / "_index" / "a" / "run.html");
   CHECK(run_ckptsim("index " + quoted(tree), tmp).exit_code == 0);
   CHECK(slurp(tree / "_index" / "notes.html") == "mine too\n");
+}
+
+TEST_CASE("a FIFO under a run folder's file name is never opened: index and a run's refresh end, the page says so") {
+  TempDir tmp("index-fifo");
+  write_text(tmp / "run.json", kRun);
+  const fs::path tree = tmp / "tree";
+  REQUIRE(run_ckptsim("run " + quoted(tmp / "run.json") + " -q --out " + quoted(tree / "a"), tmp).exit_code == 0);
+  REQUIRE(run_ckptsim("index " + quoted(tree), tmp).exit_code == 0);
+  fs::remove(tree / "a" / "postgres.log");
+  REQUIRE(::mkfifo((tree / "a" / "postgres.log").c_str(), 0600) == 0);
+  // Opening the FIFO for reading would block until a writer came: `timeout` ends a hung process with 124.
+  const auto ran =
+      run_ckptsim("run " + quoted(tmp / "run.json") + " -q --out " + quoted(tree / "b"), tmp, "timeout 60");
+  CHECK(ran.exit_code == 0);
+  CHECK(table_rows(slurp(tree / "index.html"), "runs").size() == 2);  // the refresh above reached the end
+  CHECK_FALSE(fs::exists(tree / "b" / ".ckptsim.lock"));
+  const auto indexed = run_ckptsim("index " + quoted(tree), tmp, "timeout 60");
+  CHECK(indexed.exit_code == 0);
+  CHECK(slurp(tree / "_index" / "a" / "run.html").find("missing (or not a regular file)") != std::string::npos);
 }

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "scenario_files.h"
 #include "scenarios/presets.h"
 
@@ -161,13 +163,14 @@ TEST_CASE("a key given twice, a grid value given twice, a point name too long fo
   CHECK(too_long[0].find("is 307 bytes, more than a file name can hold (255)") != std::string::npos);
 }
 
-TEST_CASE("a bad value is shown at most 80 characters long, invalid UTF-8 replaced, never a library exception") {
+TEST_CASE("a bad value is shown at most 80 characters long, a string as written, never a library exception") {
+  // Invalid UTF-8 and control characters stay as they are: cli/run/printable.h escapes them where the message is
+  // printed.
   LoadOptions utf8;
-  utf8.sets = {"pgbench.builtin=\xff\xfe"};
+  utf8.sets = {"pgbench.builtin=\xff\xfe\x1b"};
   const auto bad = errors_of(json::object(), utf8);
   REQUIRE(bad.size() == 1);
-  CHECK(bad[0] ==
-        "--set pgbench.builtin: \"\xEF\xBF\xBD\xEF\xBF\xBD\" is not one of tpcb-like, simple-update, select-only");
+  CHECK(bad[0] == "--set pgbench.builtin: \"\xff\xfe\x1b\" is not one of tpcb-like, simple-update, select-only");
   LoadOptions huge;
   huge.sets = {"postgres.shared_buffers=" + std::string(500, 'x')};
   const auto long_value = errors_of(json::object(), huge);
@@ -213,4 +216,34 @@ TEST_CASE("a scenario file larger than 1 MB is refused before it is read whole")
                                  ": is larger than 1024 kB: a scenario or preset is hand-written JSON, not data"});
   CHECK(errors_of_file("{\"seed\": 1}" + padding.substr(0, kMaxJsonBytes - 20)).empty());  // just under: fine
   std::filesystem::remove(file);
+}
+
+TEST_CASE("input accepted before and refused now: text after the JSON, alike grid values, a pasted axis, 1e22") {
+  // nlohmann's parser takes a NUL for the end of input: whatever follows would be ignored.
+  Errors nul;
+  CHECK_FALSE(parse_json_text(std::string("{\"seed\":1}\0garbage", 18), "s.json", nul));
+  CHECK(nul.messages() ==
+        std::vector<std::string>{"s.json: a NUL byte at line 1, column 11: nothing may follow the JSON value"});
+
+  for (const json& values : {json{"1GB", "1024MB"}, json{"1 GB", "1GB"}}) {
+    CAPTURE(values.dump());
+    const auto alike = errors_of({{"grid", {{"postgres.shared_buffers", values}}}});
+    REQUIRE(alike.size() == 1);
+    CHECK(alike[0] == fmt::format("/grid: duplicate points: \"shared_buffers={}\" resolves to the same settings as "
+                                  "\"shared_buffers={}\" (the values differ only in how they are written)",
+                                  values[1].get<std::string>(), values[0].get<std::string>()));
+  }
+
+  CHECK(errors_of({{"grid", {{"postgres.conf", {"shared_buffers = 1GB", "shared_buffers = 2GB"}}}}}) ==
+        std::vector<std::string>{
+            "/grid/postgres.conf: pasted text (postgres.conf, os.sysctl, pgbench.command, warmup.command) cannot be "
+            "a grid axis; vary the settings it holds, one axis each, e.g. \"postgres.shared_buffers\""});
+
+  CHECK(errors_of({{"pgbench", {{"clients", 1e22}}}}) ==
+        std::vector<std::string>{"/pgbench/clients: 1e+22 is out of range (1..10000)"});
+
+  LoadOptions device;
+  device.preset_files = {"/dev/zero"};
+  CHECK(errors_of(json::object(), device) ==
+        std::vector<std::string>{"--preset-file /dev/zero: not a regular file (expected a JSON file)"});
 }

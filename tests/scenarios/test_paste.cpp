@@ -338,3 +338,26 @@ TEST_CASE("every parameter a real PostgreSQL 15 server describes is accepted in 
     CHECK(error.find("is not a PostgreSQL parameter") == std::string::npos);
   }
 }
+
+TEST_CASE(
+    "pgbench.command starts with pgbench; environment assignments, shell operators and values pgbench refuses are named") {
+  const auto refusal = [](const std::string& command) {
+    const auto errors = errors_of({{"pgbench", {{"command", command}}}});
+    return errors.size() == 1 ? errors[0] : std::to_string(errors.size()) + " errors";
+  };
+  CHECK(refusal("psql -c 4") ==
+        "/pgbench/command: \"psql\" is not pgbench: the command starts with pgbench (or a path to it)");
+  CHECK(refusal("PGHOST=x pgbench -c 2 -T 10") ==
+        "/pgbench/command: environment assignment \"PGHOST=x\" is refused: ckptsim runs no shell; the command "
+        "starts with pgbench");
+  CHECK(refusal("pgbench -c 2 -T 10 &") ==
+        "/pgbench/command: shell operator '&' at character 20 is refused: ckptsim reads the pgbench command line, it "
+        "runs no shell (quote it if it is part of a value)");
+  CHECK(refusal("pgbench -T 10 | tee log").find("shell operator '|' at character 15") != std::string::npos);
+  CHECK(refusal("pgbench -R 0 -T 10") ==
+        "/pgbench/command: -R: invalid rate limit: \"0\" (pgbench requires more than 0)");
+  CHECK(refusal("pgbench --client=0 -T 10") ==
+        "/pgbench/command: --client: invalid number of clients: \"0\" (pgbench requires more than 0)");
+  // A path to pgbench is pgbench; an operator inside quotes is part of a value.
+  CHECK(errors_of({{"pgbench", {{"command", "/usr/lib/postgresql/15/bin/pgbench -c 2 -T 10 'db&x'"}}}}).empty());
+}

@@ -100,3 +100,18 @@ TEST_CASE("synchronous_commit's levels are checked against the release that has 
   CHECK(errors_of({{"postgres", {{"version", "9.2"}, {"synchronous_commit", "remote_write"}}}}).empty());
   CHECK(errors_of({{"postgres", {{"version", "9.0"}, {"synchronous_commit", "off"}}}}).empty());
 }
+
+TEST_CASE("a fraction for an integer setting is refused before 12 (parse_int read it with strtol), taken from 12") {
+  const std::string refusal =
+      " is not a whole number: PostgreSQL 9.6 refuses a fraction for an integer setting (12 accepts one); write a "
+      "whole number of a smaller unit, e.g. \"1536MB\" for \"1.5GB\"";
+  CHECK(errors_of({{"postgres", {{"version", "9.6"}, {"shared_buffers", "1.5GB"}}}}) ==
+        std::vector<std::string>{"/postgres/shared_buffers: \"1.5GB\"" + refusal});
+  CHECK(errors_of({{"postgres", {{"version", "9.6"}, {"conf", "checkpoint_timeout = 1e3"}}}}) ==
+        std::vector<std::string>{"/postgres/conf: line 1: \"1e3\"" + refusal});
+  // A real takes a fraction in every release; a whole number of a unit is an integer.
+  CHECK(errors_of({{"postgres", {{"version", "9.6"}, {"checkpoint_completion_target", 0.5}, {"max_wal_size", "2GB"}}}})
+            .empty());
+  CHECK(only({{"postgres", {{"version", "12"}, {"shared_buffers", "1.5GB"}}}}).postgres.shared_buffers ==
+        1536 * sim::kMiB);
+}

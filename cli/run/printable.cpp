@@ -1,4 +1,6 @@
-#include "cli/commands/printable.h"
+#include "cli/run/printable.h"
+
+#include <algorithm>
 
 #include <fmt/format.h>
 
@@ -53,6 +55,17 @@ std::string printable(std::string_view text) {
         else out += static_cast<char>(c);
     }
     ++at;
+  }
+  return out;
+}
+
+std::string printable_lines(std::string_view text) {
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    out += printable(text.substr(at, end - at));
+    if (end < text.size()) out += '\n';
+    at = end + 1;
   }
   return out;
 }

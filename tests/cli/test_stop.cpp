@@ -1,0 +1,47 @@
+// The results index written after a run stops on a signal that arrives while
+// it is written, not on the one that stopped the run (cli/run/stop.h, SignalWatch).
+#include <doctest/doctest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/run/stop.h"
+
+using namespace ckptsim::cli;
+
+namespace {
+
+// What the child's checks came to: 0 when all held, else the number of the first that failed.
+int child_checks() {
+  install_stop_handlers();
+  ::raise(SIGTERM);  // stops "the run"
+  const SignalWatch after_the_run;
+  try {
+    after_the_run.throw_if_signalled();  // the run's signal was answered: the index goes on
+  } catch (const Stopped&) {
+    return 1;
+  }
+  ::raise(SIGINT);  // arrives while the index is written
+  try {
+    after_the_run.throw_if_signalled();
+    return 2;
+  } catch (const Stopped& e) {
+    if (e.reason() != StopReason::interrupt) return 3;
+    if (std::string(e.what()) != "interrupted (SIGINT)") return 4;
+  }
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("SignalWatch throws Stopped for a signal after its start only") {
+  // In a child: the handlers and the signals stay out of this test process.
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) ::_exit(child_checks());
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+}
