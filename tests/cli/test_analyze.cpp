@@ -205,6 +205,7 @@ TEST_CASE(
       "compare " + quoted(tmp / "p.log") + " " + quoted(tmp / "sim") + " --out " + quoted(tmp / "nowhere"), tmp);
   CHECK(bad.exit_code == 2);
   CHECK(bad.out.empty());
+}
 
 TEST_CASE("analyze reads only regular files, a line at a time: a device, a 2 MiB line and a 10^8 s gap are errors") {
   TempDir tmp("analyze-bounded");
