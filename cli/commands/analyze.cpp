@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 
 #include "cli/commands/judged_run.h"
-#include "cli/run/printable.h"
 #include "cli/run/plot_folder.h"
+#include "cli/run/printable.h"
 #include "cli/run/run_files.h"
 
 namespace ckptsim::cli {
