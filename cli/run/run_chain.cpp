@@ -12,15 +12,6 @@ namespace ckptsim::cli {
 
 namespace {
 
-std::string_view phase_name(postgres::CheckpointPhase phase) {
-  switch (phase) {
-    case postgres::CheckpointPhase::Idle: return "idle";
-    case postgres::CheckpointPhase::Write: return "write";
-    case postgres::CheckpointPhase::Sync: return "sync";
-  }
-  return "idle";
-}
-
 // pgbench -T exits once its in-flight transactions are done, and only then
 // does the script start the next one. A stop request ends the wait (the next
 // point then stops at once).
@@ -43,7 +34,7 @@ nlohmann::ordered_json ChainHost::state() const {
           {"dirty_buffers", dirty_buffers},
           {"history_rows", m.tables.history_rows(m.server)},
           {"wal_lsn_mb", static_cast<double>(m.server.wal().insert_lsn()) / static_cast<double>(sim::kMiB)},
-          {"checkpoint_phase", phase_name(m.server.checkpointer().phase())},
+          {"checkpoint_phase", sim::enum_name(postgres::kCheckpointPhaseNames, m.server.checkpointer().phase())},
           {"simulated_s", sim::to_seconds(m.sim.now())}};
 }
 

@@ -31,10 +31,14 @@
 #include "models/postgres/checkpoint_schedule.h"
 #include "models/postgres/checkpoint_write.h"
 #include "models/postgres/log_format.h"
+#include "sim/enum_names.h"
 
 namespace ckptsim::postgres {
 
 enum class CheckpointPhase : std::uint8_t { Idle, Write, Sync };
+// As system.csv's ckpt_phase and a chained point's checkpoint_phase write them.
+inline constexpr sim::EnumNames<CheckpointPhase, 3> kCheckpointPhaseNames{
+    {{"idle", CheckpointPhase::Idle}, {"write", CheckpointPhase::Write}, {"sync", CheckpointPhase::Sync}}};
 
 class Checkpointer {
  public:

@@ -41,11 +41,7 @@ void Server::add_system_columns(sim::Table& system) {
         const std::int64_t hits = now.blks_hit - then.blks_hit;
         const std::int64_t reads = now.blks_read - then.blks_read;
         cells[8] = hits + reads > 0 ? 100.0 * static_cast<double>(hits) / static_cast<double>(hits + reads) : 0.0;
-        switch (checkpointer_.phase()) {
-          case CheckpointPhase::Idle: cells[9] = std::string("idle"); break;
-          case CheckpointPhase::Write: cells[9] = std::string("write"); break;
-          case CheckpointPhase::Sync: cells[9] = std::string("sync"); break;
-        }
+        cells[9] = std::string(sim::enum_name(kCheckpointPhaseNames, checkpointer_.phase()));
         at_interval_start_ = stats_;
       });
 }
