@@ -99,7 +99,7 @@ std::string script_for(const fs::path& dir, const fs::path& record) {
   const auto recorded = nlohmann::json::parse(read_text(record), nullptr, /*allow_exceptions=*/false);
   if (!recorded.is_object() || !recorded.value(kPlotChecksumKey, nlohmann::json()).is_string()) return kPlotScript;
   if (recorded[kPlotChecksumKey].get<std::string>() == checksum_of(read_text(dir / kPlotScript))) return kPlotScript;
-  std::cerr << "note: " << (dir / kPlotScript).string()
+  std::cerr << "note: " << printable((dir / kPlotScript).string())
             << ": edited since ckptsim wrote it, so kept; ckptsim's own script is written beside it as "
             << kOwnPlotScript << '\n';
   return kOwnPlotScript;

@@ -3,9 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -13,6 +11,7 @@
 #include "analysis/regular_file.h"
 #include "cli/run/index_mark.h"
 #include "cli/run/output_lock.h"
+#include "cli/run/printable.h"
 #include "cli/run/run_files.h"
 #include "cli/run/run_summary.h"
 #include "cli/run/staged_folder.h"
@@ -118,7 +117,7 @@ bool same_record(const std::string& text, const std::string& record) {
 }  // namespace
 
 void warn_if_any(const std::string& warning) {
-  if (!warning.empty()) std::cerr << "warning: " << warning << '\n';
+  if (!warning.empty()) std::cerr << "warning: " << printable(warning) << '\n';
 }
 
 std::string run_record(const scenarios::Scenario& scenario, double threshold, std::optional<sim::Duration> crash_at,
