@@ -7,13 +7,17 @@
 // (connection, reporting, retry) are listed for the warning; options that
 // would run a different benchmark (-i, -f, -D, several scripts) are errors,
 // since ignoring them would simulate something other than what was typed.
+// Every argument is checked first as pgbench checks it (pgbench_arguments.h),
+// and the checks pgbench makes once all options are read follow them.
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdlib>
 #include <optional>
 
 #include "models/pgbench/pgbench_config.h"
 #include "scenarios/paste.h"
+#include "scenarios/pgbench_arguments.h"
 
 namespace ckptsim::scenarios {
 
@@ -36,7 +40,7 @@ struct Option {
   std::string_view key;  // kSetting: the JSON key; kRefused: why
 };
 
-constexpr std::array<Option, 44> kOptions{{
+constexpr std::array<Option, 45> kOptions{{
     {'b', "builtin", true, Role::kScript, ""},
     {'c', "client", true, Role::kSetting, "clients"},
     {'C', "connect", false, Role::kUnmodelled, ""},
@@ -82,6 +86,7 @@ constexpr std::array<Option, 44> kOptions{{
     {0, "show-script", true, Role::kRefused, "prints a builtin script; it runs nothing"},
     {0, "tablespace", true, Role::kRefused, "is an option of pgbench -i"},
     {0, "unlogged-tables", false, Role::kRefused, "is an option of pgbench -i"},
+    {0, "verbose-errors", false, Role::kUnmodelled, ""},
 }};
 
 // Words as a POSIX shell splits them: blanks separate, '...' is literal,
@@ -141,23 +146,6 @@ bool is_environment_assignment(const std::string& word) {
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
-// pgbench's checks of an option's value after getopt (pgbench.c main()):
-// these must be above 0, each refused with pgbench's words.
-std::optional<std::string> refused_value(char option, const std::string& argument) {
-  static constexpr std::array<std::pair<char, const char*>, 6> kPositive{{{'c', "invalid number of clients"},
-                                                                          {'j', "invalid number of threads"},
-                                                                          {'T', "invalid duration"},
-                                                                          {'t', "invalid number of transactions"},
-                                                                          {'s', "invalid scaling factor"},
-                                                                          {'R', "invalid rate limit"}}};
-  for (const auto& [name, words] : kPositive) {
-    if (name != option) continue;
-    const auto value = parse_real(json(argument));
-    if (value && *value <= 0) return std::string(words) + ": \"" + argument + "\" (pgbench requires more than 0)";
-  }
-  return std::nullopt;
-}
-
 // pgbench's findBuiltin: a builtin script by a unique prefix of its name.
 std::optional<std::string> builtin_named(const std::string& name, std::string& problem) {
   std::vector<std::string> matches;
@@ -203,17 +191,36 @@ struct Command {
   bool log = false;
   std::string aggregate_where;  // where --aggregate-interval was given
   std::string duration_where, transactions_where;
+  // For pgbench's checks once every option is read.
+  std::string sampling_where, log_prefix_where, progress_timestamp_where, unlimited_tries_where;
+  bool progress = false, latency_limit = false;
+  long duration = 0, aggregate_interval = 0;
 };
+
+// What pgbench's checks after getopt need to know of one option.
+void note_for_later_checks(Command& command, const Option& option, const std::string& argument,
+                           const std::string& option_where) {
+  const std::string_view name = option.long_name;
+  if (name == "sampling-rate") command.sampling_where = option_where;
+  if (name == "log-prefix") command.log_prefix_where = option_where;
+  if (name == "progress-timestamp") command.progress_timestamp_where = option_where;
+  if (name == "max-tries" && std::atoi(argument.c_str()) == 0) command.unlimited_tries_where = option_where;
+  if (name == "progress") command.progress = true;
+  if (name == "latency-limit") command.latency_limit = true;
+  if (name == "time") command.duration = std::atol(argument.c_str());
+  if (name == "aggregate-interval") command.aggregate_interval = std::atol(argument.c_str());
+}
 
 void apply(Command& command, const Option& option, const std::string& typed, const std::string& argument,
            const std::string& where, bool with_scale, Errors& errors) {
   const std::string option_where = where + ": " + typed;
+  if (const auto problem = option.has_arg ? pgbench_argument_problem(option.long_name, argument) : std::nullopt) {
+    errors.add(option_where, *problem);
+    return;
+  }
+  note_for_later_checks(command, option, argument, option_where);
   switch (option.role) {
     case Role::kSetting:
-      if (const auto refusal = refused_value(option.short_name, argument)) {
-        errors.add(option_where, *refusal);
-        return;
-      }
       if (option.key == "scale" && !with_scale) {
         errors.add(option_where, "the warmup runs on the measured run's database: give -s in pgbench.command");
         return;
@@ -227,14 +234,21 @@ void apply(Command& command, const Option& option, const std::string& typed, con
       command.scripts.push_back(typed + (option.has_arg ? " " + argument : ""));
       if (option.short_name == 'N') command.builtin = "simple-update";
       if (option.short_name == 'S') command.builtin = "select-only";
+      if (option.short_name == 'b' && argument == "list") {
+        errors.add(option_where, "-b list prints the builtin scripts; it runs nothing");
+        return;
+      }
       if (option.short_name == 'b') {
         std::string name = argument, problem;
         const auto at = name.find('@');  // NAME@WEIGHT: a weight matters only between several scripts
         if (at != std::string::npos) {
-          const auto weight = parse_integer(json(name.substr(at + 1)));
-          if (!weight || *weight < 0)
-            errors.add(option_where,
-                       "\"" + name.substr(at + 1) + "\" is not a weight (expected an integer of at least 0)");
+          const std::string weight_text = name.substr(at + 1);
+          const auto weight = parse_integer(json(weight_text));
+          if (!weight || *weight < 0) {
+            std::string problem_text = "\"";
+            problem_text.append(weight_text).append("\" is not a weight (expected an integer of at least 0)");
+            errors.add(option_where, problem_text);
+          }
           name.resize(at);
         }
         const auto builtin = builtin_named(name, problem);
@@ -354,6 +368,27 @@ Pasted paste_pgbench_command(const std::string& text, const std::string& where, 
   if (!command.aggregate_where.empty() && !command.log) {
     errors.add(command.aggregate_where, "log aggregation is allowed only when actually logging transactions (-l)");
   }
+  if (!command.sampling_where.empty() && !command.log)
+    errors.add(command.sampling_where, "log sampling (--sampling-rate) is allowed only when logging transactions (-l)");
+  if (!command.sampling_where.empty() && !command.aggregate_where.empty())
+    errors.add(command.sampling_where,
+               "log sampling (--sampling-rate) and aggregation (--aggregate-interval) cannot be used at the same time");
+  if (!command.log_prefix_where.empty() && !command.log)
+    errors.add(command.log_prefix_where,
+               "log file prefix (--log-prefix) is allowed only when logging transactions (-l)");
+  if (command.duration > 0 && command.aggregate_interval > command.duration)
+    errors.add(command.aggregate_where,
+               "number of seconds for aggregation (" + std::to_string(command.aggregate_interval) +
+                   ") must not be higher than test duration (" + std::to_string(command.duration) + ")");
+  else if (command.duration > 0 && command.aggregate_interval > 0 && command.duration % command.aggregate_interval != 0)
+    errors.add(command.aggregate_where, "duration (" + std::to_string(command.duration) +
+                                            ") must be a multiple of aggregation interval (" +
+                                            std::to_string(command.aggregate_interval) + ")");
+  if (!command.progress_timestamp_where.empty() && !command.progress)
+    errors.add(command.progress_timestamp_where, "--progress-timestamp is allowed only under --progress");
+  if (!command.unlimited_tries_where.empty() && !command.latency_limit && command.duration <= 0)
+    errors.add(command.unlimited_tries_where,
+               "an unlimited number of transaction tries can only be used with --latency-limit or a duration (-T)");
   if (command.log && command.aggregate_where.empty()) command.pasted.unmodelled.push_back("-l (a per-transaction log)");
   // The command fixes the run's length: the other of -T and -t no longer applies.
   if (!command.duration_where.empty())

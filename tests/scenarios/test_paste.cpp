@@ -257,6 +257,7 @@ TEST_CASE("a pgbench command's run length replaces the other one, and its option
                       "pgbench -c x -T 60 -t 100 -f custom.sql --clinet=3 --aggregate-interval 5 -X -b tpcb -S -i "
                       "db1 db2"}}}}) ==
         std::vector<std::string>{
+            "/pgbench/command: -c: invalid value \"x\" for option -c/--clients",
             "/pgbench/command: -f: ckptsim runs the builtin scripts only (-b, -N, -S)",
             "/pgbench/command: --clinet is not a pgbench option; did you mean --client?",
             "/pgbench/command: -X is not a pgbench option",
@@ -267,10 +268,9 @@ TEST_CASE("a pgbench command's run length replaces the other one, and its option
             "/pgbench/command: --aggregate-interval: log aggregation is allowed only when actually logging "
             "transactions (-l)",
             "/pgbench/command: too many command-line arguments (first is \"db2\")",
-            "/pgbench/command: -c: \"x\" is not an integer",
         });
   CHECK(errors_of({{"pgbench", {{"command", "pgbench -c x -T 60"}}}}) ==
-        std::vector<std::string>{"/pgbench/command: -c: \"x\" is not an integer"});
+        std::vector<std::string>{"/pgbench/command: -c: invalid value \"x\" for option -c/--clients"});
   CHECK(errors_of({{"pgbench", {{"command", "pgbench -c 4 -M 'prepared"}}}}) ==
         std::vector<std::string>{"/pgbench/command: unterminated ' quote from character 17"});
   CHECK(errors_of({{"pgbench", {{"command", "pgbench -c"}}}}) ==
@@ -357,7 +357,64 @@ TEST_CASE(
   CHECK(refusal("pgbench -R 0 -T 10") ==
         "/pgbench/command: -R: invalid rate limit: \"0\" (pgbench requires more than 0)");
   CHECK(refusal("pgbench --client=0 -T 10") ==
-        "/pgbench/command: --client: invalid number of clients: \"0\" (pgbench requires more than 0)");
+        "/pgbench/command: --client: -c/--clients must be in range 1..2147483647");
   // A path to pgbench is pgbench; an operator inside quotes is part of a value.
   CHECK(errors_of({{"pgbench", {{"command", "/usr/lib/postgresql/15/bin/pgbench -c 2 -T 10 'db&x'"}}}}).empty());
+}
+
+TEST_CASE("every pgbench 15 option's argument is checked as pgbench checks it, and its later checks are made") {
+  const auto refusal = [](const std::string& command) {
+    const auto errors = errors_of({{"pgbench", {{"command", command}}}});
+    return errors.size() == 1 ? errors[0] : std::to_string(errors.size()) + " errors";
+  };
+  // option_parse_int's ranges and words.
+  CHECK(refusal("pgbench -T 60s") == "/pgbench/command: -T: invalid value \"60s\" for option -T/--time");
+  CHECK(refusal("pgbench -T 60 -P 0") == "/pgbench/command: -P: -P/--progress must be in range 1..2147483647");
+  CHECK(refusal("pgbench -T 60 -j 3000000000") == "/pgbench/command: -j: -j/--jobs must be in range 1..2147483647");
+  CHECK(refusal("pgbench -T 60 -s -1") == "/pgbench/command: -s: -s/--scale must be in range 1..2147483647");
+  CHECK(refusal("pgbench -F 5") == "/pgbench/command: -F: -F/--fillfactor must be in range 10..100");
+  // Enumerations and the other readings.
+  CHECK(refusal("pgbench -T 60 -M fast") ==
+        "/pgbench/command: -M: invalid query mode (-M): \"fast\" (expected simple, extended or prepared)");
+  CHECK(refusal("pgbench --partition-method=list") ==
+        "/pgbench/command: --partition-method: invalid partition method, expecting \"range\" or \"hash\", got: "
+        "\"list\"");
+  CHECK(refusal("pgbench -T 60 --random-seed=soon") ==
+        "/pgbench/command: --random-seed: unrecognized random seed option \"soon\" (expecting an unsigned integer, "
+        "\"time\" or \"rand\")");
+  CHECK(refusal("pgbench -T 60 -L 0") ==
+        "/pgbench/command: -L: invalid latency limit: \"0\" (pgbench requires more than 0)");
+  CHECK(refusal("pgbench -T 60 -l --sampling-rate 1.5") ==
+        "/pgbench/command: --sampling-rate: invalid sampling rate: \"1.5\" (pgbench requires more than 0 and at most "
+        "1)");
+  CHECK(refusal("pgbench -T 60 --max-tries=-1") ==
+        "/pgbench/command: --max-tries: invalid number of maximum tries: \"-1\"");
+  CHECK(refusal("pgbench -T 60 -D x") == "/pgbench/command: -D: invalid variable definition: \"x\"");
+  CHECK(refusal("pgbench -I dtx") ==
+        "/pgbench/command: -I: unrecognized initialization step \"x\" (allowed step characters are: \"dtgGvpf\")");
+  CHECK(refusal("pgbench -b list") == "/pgbench/command: -b: -b list prints the builtin scripts; it runs nothing");
+  // The checks pgbench makes once every option is read.
+  CHECK(refusal("pgbench -T 60 --sampling-rate 0.5") ==
+        "/pgbench/command: --sampling-rate: log sampling (--sampling-rate) is allowed only when logging transactions "
+        "(-l)");
+  CHECK(refusal("pgbench -T 60 --log-prefix=x") ==
+        "/pgbench/command: --log-prefix: log file prefix (--log-prefix) is allowed only when logging transactions "
+        "(-l)");
+  CHECK(refusal("pgbench -T 60 --progress-timestamp") ==
+        "/pgbench/command: --progress-timestamp: --progress-timestamp is allowed only under --progress");
+  CHECK(refusal("pgbench -t 100 --max-tries=0") ==
+        "/pgbench/command: --max-tries: an unlimited number of transaction tries can only be used with "
+        "--latency-limit or a duration (-T)");
+  CHECK(refusal("pgbench -T 60 -l --aggregate-interval=7") ==
+        "/pgbench/command: --aggregate-interval: duration (60) must be a multiple of aggregation interval (7)");
+  CHECK(refusal("pgbench -T 10 -l --aggregate-interval=20") ==
+        "/pgbench/command: --aggregate-interval: number of seconds for aggregation (20) must not be higher than test "
+        "duration (10)");
+  // What pgbench takes, ckptsim takes: a real command with every kind of argument.
+  const Plan plan = load({{"pgbench",
+                           {{"command",
+                             "pgbench -M prepared -P 5 --progress-timestamp -T 60 --random-seed=rand --max-tries=0 "
+                             "--verbose-errors -L 50 -c 4 -j 2"}}}});
+  CHECK(plan.warnings == std::vector<std::string>{"/pgbench/command: ckptsim does not model --progress-timestamp, "
+                                                  "--random-seed, --max-tries, --verbose-errors; ignored"});
 }
