@@ -91,7 +91,10 @@ void walk(const fs::path& root, const fs::path& relative, ResultsTree& tree) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (entry.is_directory() && !entry.is_symlink() && !name.starts_with(".") && name != kIndexFolder)
+    // A run's staging folder (DIR.tmp.<pid>, cli/run/staged_folder.h) is not a result: running, it is half
+    // written; left by a killed run, it is the next run's to remove.
+    if (entry.is_directory() && !entry.is_symlink() && !name.starts_with(".") && name != kIndexFolder &&
+        !is_temporary_name(name))
       children.push_back(relative / name);
   }
   std::sort(children.begin(), children.end());

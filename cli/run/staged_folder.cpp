@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/run/folder_refused.h"
 #include "cli/run/run_files.h"
 
 namespace ckptsim::cli {
@@ -40,6 +41,16 @@ void exchange(const fs::path& staging, const fs::path& final) {
 StagedFolder::StagedFolder(fs::path final)
     : final_(std::move(final)),
       path_(final_.parent_path() / temporary_name(final_.filename().string(), static_cast<long>(::getpid()))) {
+  // Refused before anything runs, rather than after a run's whole length.
+  const fs::path parent = final_.parent_path().empty() ? fs::path(".") : final_.parent_path();
+  if (::access(parent.c_str(), W_OK | X_OK) != 0) {
+    const int err = errno;
+    throw FolderRefused(fmt::format(
+        "{}: the run is written beside it, in {}, and put in its place once whole (so that a failed run "
+        "keeps the earlier results), but {} is not writable ({}); make it writable, or choose an --out "
+        "inside a folder you can write (e.g. --out {})",
+        final_.string(), path_.filename().string(), parent.string(), errno_text(err), (final_ / "run").string()));
+  }
   std::error_code ignored;
   fs::remove_all(path_, ignored);  // an earlier run of this process (the tests run many) that failed to clean up
   fs::create_directories(path_);

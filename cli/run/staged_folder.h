@@ -10,6 +10,11 @@
 // What a killed run leaves under the temporary name is removed by the next
 // run into DIR, since the pid in its name is no longer alive (run_folder.h).
 //
+// The temporary folder needs DIR's parent to be writable: a run into a DIR
+// whose parent is not is refused before it starts (FolderRefused, exit 2),
+// naming the folder, rather than writing into DIR file by file, which would
+// lose the guarantee above.
+//
 // Left out: file systems without RENAME_EXCHANGE get two renames, with a
 // moment between them where DIR is missing and the old set is under the
 // temporary name (still whole).
@@ -22,7 +27,8 @@ namespace ckptsim::cli {
 
 class StagedFolder {
  public:
-  // Creates DIR.tmp.<pid>, empty, beside `final`.
+  // Creates DIR.tmp.<pid>, empty, beside `final`; throws FolderRefused when
+  // `final`'s parent is not writable.
   explicit StagedFolder(std::filesystem::path final);
   ~StagedFolder();  // not committed: the temporary folder goes, DIR stays as it was
   StagedFolder(const StagedFolder&) = delete;

@@ -371,3 +371,20 @@ TEST_CASE("a FIFO under a run folder's file name is never opened: index and a ru
   CHECK(indexed.exit_code == 0);
   CHECK(slurp(tree / "_index" / "a" / "run.html").find("missing (or not a regular file)") != std::string::npos);
 }
+
+TEST_CASE("index never lists ckptsim's own temporary folders: a staged run or point, or a previous set moved aside") {
+  TempDir tmp("index-staging");
+  write_text(tmp / "run.json", kRun);
+  const fs::path tree = tmp / "tree";
+  REQUIRE(run_ckptsim("run " + quoted(tmp / "run.json") + " -q --out " + quoted(tree / "a"), tmp).exit_code == 0);
+  // What a running (or killed) run stages beside its folder, and the exchange's aside name.
+  for (const std::string name : {"a.tmp.4194000", "b.tmp.77", "a.tmp.4194000.0"})
+    fs::copy(tree / "a", tree / name, fs::copy_options::recursive);
+  fs::create_directories(tree / "g");
+  fs::copy(tree / "a", tree / "g" / "p.tmp.77", fs::copy_options::recursive);
+  const auto indexed = run_ckptsim("index " + quoted(tree), tmp);
+  REQUIRE(indexed.exit_code == 0);
+  CHECK(indexed.out.find("1 runs, 0 grids") != std::string::npos);
+  CHECK(table_rows(slurp(tree / "index.html"), "runs").size() == 1);
+  CHECK_FALSE(fs::exists(tree / "_index" / "b.tmp.77"));
+}

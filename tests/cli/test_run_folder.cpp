@@ -205,6 +205,30 @@ TEST_CASE("the default output folder is refused to a scenario file of the same n
         (tmp / "A" / "test.json").string());
 }
 
+TEST_CASE("a run into a folder whose parent is not writable is refused before it starts, naming the folder") {
+  // Root passes every permission check: the run then drops to nobody (setpriv), or the case is skipped.
+  const bool root = ::geteuid() == 0;
+  if (root && std::system("setpriv --version >/dev/null 2>&1") != 0) return;
+  TempDir tmp("folder-parent-readonly");
+  write_text(tmp / "s.json", kSingle);
+  const fs::path parent = tmp / "parent", dir = parent / "mine";
+  fs::create_directories(dir);
+  write_text(tmp / "s.json", kSingle);
+  if (root) {
+    REQUIRE(::chown(dir.c_str(), 65534, 65534) == 0);  // the run's own folder is writable, its parent is not
+  } else {
+    fs::permissions(parent, fs::perms::owner_read | fs::perms::owner_exec);
+  }
+  const auto ran = run_ckptsim("run " + quoted(tmp / "s.json") + " -q --set pgbench.duration=5s --out " + quoted(dir),
+                               tmp, root ? "setpriv --reuid=65534 --regid=65534 --clear-groups" : "");
+  fs::permissions(parent, fs::perms::owner_all);
+  CHECK(ran.exit_code == 2);
+  CHECK(ran.err.find(dir.string() + ": the run is written beside it, in mine.tmp.") != std::string::npos);
+  CHECK(ran.err.find("but " + parent.string() + " is not writable") != std::string::npos);
+  CHECK(ran.err.find("--out " + (dir / "run").string()) != std::string::npos);
+  CHECK(fs::is_empty(dir));  // nothing ran: no file of a run, the lock released
+}
+
 TEST_CASE("a folder holding files that ckptsim did not write is refused and left alone") {
   TempDir tmp("folder-refuse");
   write_text(tmp / "s.json", kSingle);
