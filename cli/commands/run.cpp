@@ -67,7 +67,7 @@ int command_run(const RunArgs& args) {
   if (args.max_wall_s > 0) set_wall_budget(std::chrono::duration<double>(args.max_wall_s));
   try {
     // out/<stem> is shared by every scenario file of that stem: it is refused to another one's.
-    if (default_out && std::filesystem::is_directory(out)) refuse_other_scenario(out, source_file.string());
+    if (default_out && std::filesystem::is_directory(out)) refuse_other_scenario(out, source_file);
     const ClaimedOutput claimed = claim_output(out);  // locked until the index is refreshed
     out = claimed.dir;
     const int rc = run_plan(*plan, out,
@@ -77,7 +77,7 @@ int command_run(const RunArgs& args) {
                              .crash_at = crash_at,
                              .title = source_name(args.scenario),
                              .overridden = !args.sets.empty() || !args.preset_files.empty(),
-                             .scenario_file = source_file.string()});
+                             .scenario_file = scenario_file_from(out, source_file)});
     refresh_indexes(out);  // a stopped or failed run too: its page says what it left
     return rc;
   } catch (const FolderRefused& e) {

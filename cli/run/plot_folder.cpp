@@ -129,7 +129,7 @@ std::string draw_run(const fs::path& dir, const std::string& title) {
 void write_grid_index(const fs::path& grid_dir, const std::string& title, const std::vector<std::string>& point_names,
                       bool chained, const std::string& scenario_file) {
   nlohmann::ordered_json index = {{"title", title}, {"points", point_names}};
-  if (!scenario_file.empty()) index["scenario_file"] = scenario_file;
+  if (!scenario_file.empty()) index[kScenarioFileKey] = scenario_file;
   if (chained) index["chain"] = {{"order", point_names}};
   analysis::write_file_atomically(grid_dir / kGridRecord, index.dump(2) + "\n");
 }

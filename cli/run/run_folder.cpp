@@ -106,12 +106,16 @@ void remove_temporaries(const fs::path& dir) {
   }
 }
 
-// Whether run.json holds `record`, the plots' checksum aside (plot_folder.h adds it when it draws).
+// Whether run.json holds `record`, the plots' checksum aside (plot_folder.h adds it when it draws), and where
+// the scenario file lies: a point is kept for its settings, wherever the file that gave them is now.
 bool same_record(const std::string& text, const std::string& record) {
   auto recorded = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  auto ours = nlohmann::json::parse(record);
   if (!recorded.is_object()) return false;
   recorded.erase(kPlotChecksumKey);
-  return recorded == nlohmann::json::parse(record);
+  recorded.erase(kScenarioFileKey);
+  ours.erase(kScenarioFileKey);
+  return recorded == ours;
 }
 
 }  // namespace
@@ -123,7 +127,7 @@ void warn_if_any(const std::string& warning) {
 std::string run_record(const scenarios::Scenario& scenario, double threshold, std::optional<sim::Duration> crash_at,
                        const std::optional<ChainPlace>& chain, const std::string& scenario_file) {
   nlohmann::ordered_json record = {{"ckptsim_version", CKPTSIM_VERSION}};
-  if (!scenario_file.empty()) record["scenario_file"] = scenario_file;
+  if (!scenario_file.empty()) record[kScenarioFileKey] = scenario_file;
   record["threshold"] = threshold;
   if (crash_at) record["crash_at_s"] = sim::to_seconds(*crash_at);
   if (chain) {
@@ -242,21 +246,31 @@ void make_output_folder(const fs::path& dir, const std::string& shown) {
 
 }  // namespace
 
-void refuse_other_scenario(const fs::path& out, const std::string& scenario_file) {
+std::string scenario_file_from(const fs::path& out, const fs::path& scenario_file) {
+  std::error_code ec;
+  fs::path base = fs::weakly_canonical(fs::absolute(out), ec);
+  if (ec) base = fs::absolute(out).lexically_normal();
+  return scenario_file.lexically_relative(base).generic_string();
+}
+
+void refuse_other_scenario(const fs::path& out, const fs::path& scenario_file) {
   std::vector<fs::path> records = {out / kRunRecord, out / kGridRecord};
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(out, ec))
     if (is_plain_folder(entry)) records.push_back(entry.path() / kRunRecord);
+  const std::string ours = scenario_file_from(out, scenario_file);
   for (const fs::path& record : records) {
     if (!fs::is_regular_file(fs::symlink_status(record, ec))) continue;
     const auto j = nlohmann::json::parse(read_text(record), nullptr, /*allow_exceptions=*/false);
     if (!j.is_object() || !j.value("scenario_file", nlohmann::json()).is_string()) continue;
-    const std::string from = j["scenario_file"].get<std::string>();
-    if (from == scenario_file) continue;
+    const fs::path from = j["scenario_file"].get<std::string>();
+    // An earlier release recorded the absolute path.
+    if (from.is_absolute() ? from == scenario_file : from.generic_string() == ours) continue;
+    const fs::path where = from.is_absolute() ? from : (fs::absolute(out) / from).lexically_normal();
     throw FolderRefused(fmt::format(
         "{}: holds a run of another scenario file, {} ({} names it), not of {}; choose a folder for this one "
         "with --out, e.g. --out {}-2",
-        out.string(), from, record.lexically_relative(out).string(), scenario_file, out.string()));
+        out.string(), where.string(), record.lexically_relative(out).string(), scenario_file.string(), out.string()));
   }
 }
 

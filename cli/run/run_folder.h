@@ -50,16 +50,29 @@ struct ChainPlace {
 
 // The recorded settings of one point: the text of its run.json. A point of a
 // chained grid records its place: "chain": {"position": 2, "of": 4, "after": NAME}.
-// "scenario_file" names the file the run came from (absolute), when known.
+// "scenario_file" names the file the run came from (scenario_file_from), when known.
 std::string run_record(const scenarios::Scenario& scenario, double threshold,
                        std::optional<sim::Duration> crash_at = std::nullopt,
                        const std::optional<ChainPlace>& chain = std::nullopt, const std::string& scenario_file = "");
 
+// The key under which run.json and grid.json name the scenario file.
+inline constexpr char kScenarioFileKey[] = "scenario_file";
+
+// The scenario file (absolute) as run.json and grid.json record it: a path
+// from the run's output folder `out` (a grid's folder, for its points too),
+// e.g. "../../A/test.json". It tells two files apart as an absolute path
+// does, and it neither shows where a results folder lay on the machine that
+// ran it nor goes wrong when the folder is copied, with its scenario, to
+// another machine.
+std::string scenario_file_from(const std::filesystem::path& out, const std::filesystem::path& scenario_file);
+
 // The default output folder (out/<scenario file's stem>) is this scenario
 // file's only: throws FolderRefused when `out` holds a run (or a grid, or a
 // grid's point) recorded as coming from another file, naming that file and
-// suggesting --out. A run recorded without its file is taken as this one's.
-void refuse_other_scenario(const std::filesystem::path& out, const std::string& scenario_file);
+// suggesting --out. A run recorded without its file is taken as this one's;
+// one recorded with an absolute path (an earlier release) is compared as such.
+// A grid resume compares settings, not where the scenario file lies.
+void refuse_other_scenario(const std::filesystem::path& out, const std::filesystem::path& scenario_file);
 
 // Prints "warning: ..." on stderr, unless `warning` is empty.
 void warn_if_any(const std::string& warning);

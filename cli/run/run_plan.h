@@ -20,7 +20,7 @@ struct PlanOptions {
   std::optional<sim::Duration> crash_at;  // --crash-at, for every point
   std::string title = "ckptsim";          // the plots' title: the scenario's name
   bool overridden = false;                // --set / --preset-file given: the verdict says it is not the published setup
-  std::string scenario_file;              // the scenario's file, absolute, as run.json and grid.json record it
+  std::string scenario_file;  // the scenario's file as run.json and grid.json record it (scenario_file_from)
 };
 
 // Returns the process exit code (0 when every point ran).

@@ -201,8 +201,21 @@ TEST_CASE("the default output folder is refused to a scenario file of the same n
   CHECK(slurp(tmp / "out" / "test" / "summary.json") == before);  // A's results, untouched
 
   CHECK(run_in_tmp("./A/../A/test.json") == 0);  // the same file, however named
-  CHECK(nlohmann::json::parse(slurp(tmp / "out" / "test" / "run.json"))["scenario_file"] ==
-        (tmp / "A" / "test.json").string());
+  // Recorded as a path from the output folder: no absolute path, and the same wherever the tree is copied.
+  CHECK(nlohmann::json::parse(slurp(tmp / "out" / "test" / "run.json"))["scenario_file"] == "../../A/test.json");
+  const fs::path copy = tmp / "copied";
+  fs::create_directories(copy);
+  for (const std::string part : {"A", "B", "out"}) fs::copy(tmp / part, copy / part, fs::copy_options::recursive);
+  fs::remove_all(copy / "out" / "test" / ".ckptsim.lock");
+  const auto rerun = run_ckptsim("run A/test.json -q --set pgbench.duration=5s", tmp, "cd " + quoted(copy) + " &&");
+  CHECK(rerun.exit_code == 0);  // the copy's own file: accepted
+  const auto other = run_ckptsim("run B/test.json -q --set pgbench.duration=5s", tmp, "cd " + quoted(copy) + " &&");
+  CHECK(other.exit_code == 2);
+  CHECK(other.err.find((copy / "A" / "test.json").string() + " (run.json names it)") != std::string::npos);
+  // A record of an earlier release, with the absolute path, is still compared as a path.
+  write_text(copy / "out" / "test" / "run.json",
+             nlohmann::json{{"ckptsim_version", "0"}, {"scenario_file", (copy / "B" / "test.json").string()}}.dump());
+  CHECK(run_ckptsim("run A/test.json -q --set pgbench.duration=5s", tmp, "cd " + quoted(copy) + " &&").exit_code == 2);
 }
 
 TEST_CASE("a run into a folder whose parent is not writable is refused before it starts, naming the folder") {
@@ -373,6 +386,13 @@ TEST_CASE("a grid resumes only the points whose recorded settings are the same")
   CHECK(same.exit_code == 0);
   CHECK(same.err.find("kept 4 of 4 points") != std::string::npos);
   CHECK(outputs(tmp / "g") == first);
+  // The same settings from a scenario file elsewhere: the points are kept (a resume compares settings).
+  fs::create_directories(tmp / "moved");
+  fs::copy_file(tmp / "g.json", tmp / "moved" / "g.json");
+  const auto moved = run_ckptsim(
+      "run " + (tmp / "moved" / "g.json").string() + " --set pgbench.duration=5s --out " + (tmp / "g").string(), tmp);
+  CHECK(moved.err.find("kept 4 of 4 points") != std::string::npos);
+  CHECK(run_ckptsim(grid, tmp).err.find("kept 4 of 4 points") != std::string::npos);
 
   // A point whose summary.json was lost, or whose run.json says otherwise, runs again.
   fs::remove(tmp / "g" / "clients=1,checkpoint_sorting=false" / "summary.json");
