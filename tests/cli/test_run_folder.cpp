@@ -608,3 +608,41 @@ TEST_CASE("ckptsim plot DIR draws a grid's plots again from its CSVs, the same s
   CHECK(not_a_run.exit_code == 2);
   CHECK(not_a_run.err.find("neither a run folder (progress.csv) nor a grid folder (grid.json)") != std::string::npos);
 }
+
+TEST_CASE(
+    "SIGTERM during `ckptsim index` of a large tree stops it at once: exit 143, the old index.html, no temporary") {
+  TempDir tmp("index-sigterm");
+  write_text(tmp / "s.json", kSingle);
+  const fs::path tree = tmp / "tree";
+  REQUIRE(
+      run_ckptsim("run " + quoted(tmp / "s.json") + " -q --set pgbench.duration=5s --out " + quoted(tree / "r0"), tmp)
+          .exit_code == 0);
+  REQUIRE(run_ckptsim("index " + quoted(tree), tmp).exit_code == 0);
+  const std::string before = slurp(tree / "index.html");
+  // Many runs (their records and series only): writing their pages takes seconds, index.html comes last.
+  constexpr int kRuns = 400;
+  for (int i = 1; i <= kRuns; ++i) {
+    std::string name = "r";
+    name += std::to_string(i);
+    const fs::path run = tree / name;
+    fs::create_directories(run);
+    for (const char* file : {"run.json", "summary.json", "progress.csv"}) fs::copy_file(tree / "r0" / file, run / file);
+  }
+  const pid_t pid = spawn_ckptsim({"index", tree.string()});
+  // Once its pages are being written (r1's comes first of the new ones), the signal.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!fs::exists(tree / "_index" / "r1" / "run.html") && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  ::kill(pid, SIGTERM);
+  const auto signalled = std::chrono::steady_clock::now();
+  CHECK(wait_for(pid) == 128 + SIGTERM);
+  CHECK(std::chrono::steady_clock::now() - signalled < std::chrono::seconds(2));
+  CHECK_FALSE(fs::exists(tree / "_index" / "r99" / "run.html"));  // it stopped partway: the later pages unwritten
+  CHECK(slurp(tree / "index.html") == before);                    // the earlier index page, whole
+  std::vector<std::string> left;
+  for (const auto& entry : fs::recursive_directory_iterator(tree)) {
+    const std::string name = entry.path().filename().string();
+    if (ckptsim::cli::run_files::is_temporary_name(name) || name == ".ckptsim.lock") left.push_back(name);
+  }
+  CHECK(left.empty());  // no half-written page, no lock held
+}
