@@ -70,21 +70,6 @@ bool is_point_folder(const fs::path& dir) {
   return !ec && has_record;
 }
 
-// The results index's own folder (cli/pages/index_layout.h): its own pages
-// (generator-marked) and their temporaries only, no symbolic link.
-bool is_index_folder(const fs::path& dir) {
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (is_plain_folder(*it)) continue;
-    if (!is_plain_file(*it)) return false;
-    if (!is_temporary_name(name) && !(it->path().extension() == kPageExtension && is_ckptsim_index(it->path())))
-      return false;
-  }
-  return !ec;
-}
-
 void remove_file(const fs::path& path) {
   std::error_code ec;
   fs::remove(path, ec);
@@ -119,6 +104,19 @@ bool same_record(const std::string& text, const std::string& record) {
 }
 
 }  // namespace
+
+bool is_index_folder(const fs::path& dir) {
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (is_plain_folder(*it)) continue;
+    if (!is_plain_file(*it)) return false;
+    if (!is_temporary_name(name) && !(it->path().extension() == kPageExtension && is_ckptsim_index(it->path())))
+      return false;
+  }
+  return !ec;
+}
 
 void warn_if_any(const std::string& warning) {
   if (!warning.empty()) std::cerr << "warning: " << printable(warning) << '\n';

@@ -74,6 +74,10 @@ std::string scenario_file_from(const std::filesystem::path& out, const std::file
 // A grid resume compares settings, not where the scenario file lies.
 void refuse_other_scenario(const std::filesystem::path& out, const std::filesystem::path& scenario_file);
 
+// The results index's own folder (cli/pages/index_layout.h): its own pages
+// (generator-marked) and their temporaries only, no symbolic link.
+bool is_index_folder(const std::filesystem::path& dir);
+
 // Prints "warning: ..." on stderr, unless `warning` is empty.
 void warn_if_any(const std::string& warning);
 

@@ -16,6 +16,7 @@
 #include "analysis/atomic_file.h"
 #include "analysis/plots.h"
 #include "analysis/report.h"
+#include "cli/run/grid_files.h"
 #include "cli/run/grid_progress.h"
 #include "cli/run/plot_folder.h"
 #include "cli/run/printable.h"
@@ -226,6 +227,7 @@ int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, cons
   // A chain's points depend on each other: none is kept from an earlier run (run_folder.h).
   const std::vector<std::optional<KeptPoint>> kept =
       prepare_output(out, names, records, plan.is_grid() && !plan.chained);
+  if (plan.is_grid()) retire_earlier_grid_files(out, names, kept);  // grid_files.h
 
   // A single run is written beside `out` and put in its place with its plots (staged_folder.h).
   std::optional<StagedFolder> staged;

@@ -36,6 +36,23 @@ void exchange(const fs::path& staging, const fs::path& final) {
   fs::rename(aside, staging);
 }
 
+// Removes a set of run files, its records (run.json, grid.json) last: a kill
+// partway leaves a folder that still shows whose files it holds, which the
+// next run then recognises as a dead run's and removes (run_folder.h).
+void remove_set(const fs::path& dir, std::error_code& ec) {
+  if (!fs::exists(fs::symlink_status(dir, ec))) {  // DIR was new: nothing was moved aside
+    ec.clear();
+    return;
+  }
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name == kRunRecord || name == kGridRecord) continue;
+    fs::remove_all(entry.path(), ec);
+    if (ec) return;
+  }
+  if (!ec) fs::remove_all(dir, ec);
+}
+
 }  // namespace
 
 StagedFolder::StagedFolder(fs::path final)
@@ -73,7 +90,7 @@ std::string StagedFolder::commit() {
     fs::rename(path_, final_);
   }
   committed_ = true;
-  fs::remove_all(path_, ec);  // the previous set, now under the temporary name
+  remove_set(path_, ec);  // the previous set, now under the temporary name
   if (!ec) return {};
   return fmt::format("{}: the previous run's files, moved aside here, could not all be removed: {}", path_.string(),
                      ec.message());

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/run/run_files.h"
@@ -405,6 +406,65 @@ TEST_CASE("a grid resumes only the points whose recorded settings are the same")
   const auto other = run_ckptsim(grid + " --threshold 50", tmp);
   CHECK(other.err.find("kept") == std::string::npos);
   CHECK(summary_of(tmp / "g" / "clients=1,checkpoint_sorting=true")["stability"]["threshold"] == 50.0);
+}
+
+TEST_CASE("a grid rerun with other settings, killed partway, never leaves the earlier grid's table beside new points") {
+  TempDir tmp("folder-grid-set");
+  write_text(tmp / "g.json", kGrid);
+  const fs::path g = tmp / "g";
+  REQUIRE(run_ckptsim("run " + quoted(tmp / "g.json") + " -q --set pgbench.duration=20s --out " + quoted(g), tmp)
+              .exit_code == 0);
+  REQUIRE(run_ckptsim("index " + quoted(g), tmp).exit_code == 0);
+  const auto first = outputs(g);
+  const std::vector<std::string> grid_files = {"summary.csv",   "report.txt",      "grid.json",
+                                               "stability.png", "tps-overlay.png", "index.html"};
+  for (const std::string& name : grid_files) REQUIRE(fs::exists(g / name));
+
+  // Every point changes (scale 30); killed with SIGKILL once the first new point is in place.
+  const std::vector<std::string> rerun = {
+      "run",   (tmp / "g.json").string(), "--quiet", "--jobs",  "1", "--set", "pgbench.scale=30",
+      "--set", "pgbench.duration=20s",    "--out",   g.string()};
+  const auto new_points = [&] {
+    int n = 0;
+    for (const auto& entry : fs::directory_iterator(g)) {
+      if (!entry.is_directory() || !fs::exists(entry.path() / "run.json") ||
+          ckptsim::cli::run_files::is_temporary_name(entry.path().filename().string()))
+        continue;  // a point being staged is not in place yet
+      n += nlohmann::json::parse(slurp(entry.path() / "run.json"))["settings"]["pgbench"]["scale"] == 30;
+    }
+    return n;
+  };
+  const pid_t pid = spawn_ckptsim(rerun);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (new_points() == 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ::kill(pid, SIGKILL);
+  wait_for(pid);
+  const int fresh = new_points();
+  CHECK(fresh >= 1);
+  CHECK(fresh < 4);  // a mix of earlier and new points...
+  for (const std::string& name : grid_files) {
+    CAPTURE(name);
+    CHECK_FALSE(fs::exists(g / name));  // ...and no grid-level file of the earlier set beside them
+  }
+  CHECK_FALSE(fs::exists(g / "_index"));
+
+  // The same command resumes: the new points are kept, and the grid's new set is written whole.
+  const std::string command = "run " + quoted(tmp / "g.json") +
+                              " --jobs 1 --set pgbench.scale=30 --set pgbench.duration=20s --out " + quoted(g);
+  const auto resumed = run_ckptsim(command, tmp);
+  CHECK(resumed.exit_code == 0);
+  CHECK(resumed.err.find(fmt::format("kept {} of 4 points", fresh)) != std::string::npos);
+  CHECK(new_points() == 4);
+  for (const std::string& name : grid_files) {
+    if (name != "index.html") CHECK(fs::exists(g / name));
+  }
+  CHECK(outputs(g).at("summary.csv") != first.at("summary.csv"));
+
+  // A resume of a whole grid keeps its set as it is: nothing of it is removed or changed.
+  const auto whole = outputs(g);
+  CHECK(run_ckptsim(command + " -q", tmp).exit_code == 0);
+  CHECK(outputs(g) == whole);
 }
 
 TEST_CASE("--max-wall and SIGINT stop a run after whole intervals and mark it partial") {
