@@ -24,6 +24,12 @@ json resolved(const json& doc, const std::string& section) {
   return load(doc).points.at(0).scenario.resolved.at(section);
 }
 
+// The one error of a pgbench.command, or how many there were.
+std::string refusal(const std::string& command) {
+  const auto errors = errors_of({{"pgbench", {{"command", command}}}});
+  return errors.size() == 1 ? errors[0] : std::to_string(errors.size()) + " errors";
+}
+
 }  // namespace
 
 TEST_CASE("postgresql.conf text gives the settings its JSON keys give, as the server reads the file") {
@@ -341,10 +347,6 @@ TEST_CASE("every parameter a real PostgreSQL 15 server describes is accepted in 
 
 TEST_CASE(
     "pgbench.command starts with pgbench; environment assignments, shell operators and values pgbench refuses are named") {
-  const auto refusal = [](const std::string& command) {
-    const auto errors = errors_of({{"pgbench", {{"command", command}}}});
-    return errors.size() == 1 ? errors[0] : std::to_string(errors.size()) + " errors";
-  };
   CHECK(refusal("psql -c 4") ==
         "/pgbench/command: \"psql\" is not pgbench: the command starts with pgbench (or a path to it)");
   CHECK(refusal("PGHOST=x pgbench -c 2 -T 10") ==
@@ -363,10 +365,6 @@ TEST_CASE(
 }
 
 TEST_CASE("every pgbench 15 option's argument is checked as pgbench checks it, and its later checks are made") {
-  const auto refusal = [](const std::string& command) {
-    const auto errors = errors_of({{"pgbench", {{"command", command}}}});
-    return errors.size() == 1 ? errors[0] : std::to_string(errors.size()) + " errors";
-  };
   // option_parse_int's ranges and words.
   CHECK(refusal("pgbench -T 60s") == "/pgbench/command: -T: invalid value \"60s\" for option -T/--time");
   CHECK(refusal("pgbench -T 60 -P 0") == "/pgbench/command: -P: -P/--progress must be in range 1..2147483647");
