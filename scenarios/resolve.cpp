@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 namespace ckptsim::scenarios {
@@ -50,10 +51,26 @@ disk::DeviceConfig read_device(const std::string& name, const Schemas& schemas, 
   return device;
 }
 
+// Settings under `prefix` (a cloud volume's, an instance's limits) are
+// shown only where they are in use: a host without them resolves as before
+// they existed.
+bool unused(const std::string& key, std::string_view prefix, bool in_use) { return !in_use && key.starts_with(prefix); }
+
 json normalise_device(const disk::DeviceConfig& device, const Schemas& schemas) {
   json out = {{"name", device.name}, {"description", device.description}};
   const json settings = schemas.device.normalise(device);
-  for (const auto& [key, value] : settings.items()) out[key] = value;
+  for (const auto& [key, value] : settings.items()) {
+    if (!unused(key, "volume_", device.volume())) out[key] = value;
+  }
+  return out;
+}
+
+json normalise_hardware(const HardwareConfig& hardware, const Schemas& schemas) {
+  json out = json::object();
+  const json settings = schemas.hardware.normalise(hardware);
+  for (const auto& [key, value] : settings.items()) {
+    if (!unused(key, "instance_", hardware.instance_limits().limited())) out[key] = value;
+  }
   return out;
 }
 
@@ -295,7 +312,7 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
   }
 
   s.resolved = json::object();
-  s.resolved["hardware"] = schemas.hardware.normalise(s.hardware);
+  s.resolved["hardware"] = normalise_hardware(s.hardware, schemas);
   s.resolved["devices"] = {{"data", normalise_device(s.device, schemas)},
                            {"wal", normalise_device(s.wal_device, schemas)}};
   s.resolved["os"] = schemas.os.normalise(s.os);

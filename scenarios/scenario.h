@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "models/disk/device_config.h"
+#include "models/disk/io_limits.h"
 #include "models/os/os_config.h"
 #include "models/pgbench/init.h"
 #include "models/pgbench/pgbench_config.h"
@@ -45,6 +46,27 @@ struct HardwareConfig {
   sim::Bytes ram = 16 * sim::kGiB;
   std::string device = "raid1-hdd-7200";  // a preset in presets/device/
   std::string wal_device = "";            // "" = WAL on the data device
+  // The instance's own EBS limits in front of all its volumes (AWS
+  // "Amazon EBS-optimized instances"), in the volume settings' units; 0 = none.
+  std::int64_t instance_iops = 0;
+  std::int64_t instance_burst_iops = 0;
+  std::int64_t instance_burst_credits = 0;
+  std::int64_t instance_iops_refill = 0;
+  sim::Bytes instance_mb_s = 0;
+  sim::Bytes instance_burst_mb_s = 0;
+  sim::Bytes instance_burst_bytes = 0;
+  sim::Bytes instance_mb_s_refill = 0;
+  double instance_burst_balance = 100;
+
+  disk::IoLimitsConfig instance_limits() const {
+    const double start = instance_burst_balance / 100.0;
+    disk::IoLimitsConfig limits;
+    limits.iops = {static_cast<double>(instance_iops), static_cast<double>(instance_burst_iops),
+                   static_cast<double>(instance_burst_credits), static_cast<double>(instance_iops_refill), start};
+    limits.bytes = {static_cast<double>(instance_mb_s), static_cast<double>(instance_burst_mb_s),
+                    static_cast<double>(instance_burst_bytes), static_cast<double>(instance_mb_s_refill), start};
+    return limits;
+  }
 };
 
 struct Scenario {

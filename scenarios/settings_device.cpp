@@ -3,7 +3,9 @@
 // A storage device, from its preset file (scenarios/presets/device/NAME.json):
 // one HDD or SSD (kind), mirrors, an optional battery-backed controller cache,
 // and the parameters of the models in models/disk (docs/reference/os-disk-model.md 4-6).
-// Rates are bytes per second: "150MB" is 150 MiB/s.
+// Rates are bytes per second: "150MB" is 150 MiB/s. A cloud volume's limits
+// (volume_*) are in the provider's units: operations per second, MiB/s, a
+// credit bucket in operations or bytes, its starting fill in percent.
 #include "scenarios/settings.h"
 
 namespace ckptsim::scenarios {
@@ -65,7 +67,18 @@ void describe_device(Schema<disk::DeviceConfig>& s) {
       .bytes("write_buffer", &DeviceConfig::write_buffer, kMiB, kMiB, 64 * kGiB)
       .real("over_provisioning", &DeviceConfig::over_provisioning, 0.02, 4.0)
       .boolean("power_loss_protection", &DeviceConfig::power_loss_protection)
-      .duration("flush_overhead", &DeviceConfig::flush_overhead, kMicrosecond, 0, kSecond);
+      .duration("flush_overhead", &DeviceConfig::flush_overhead, kMicrosecond, 0, kSecond)
+      // Cloud block volume (models/disk/throttled_volume.h; docs/DEVICES.md).
+      .integer("volume_iops", &DeviceConfig::volume_iops, 0, 10000000)
+      .integer("volume_burst_iops", &DeviceConfig::volume_burst_iops, 0, 10000000)
+      .integer("volume_burst_credits", &DeviceConfig::volume_burst_credits, 0, std::int64_t{1} << 40)
+      .integer("volume_iops_refill", &DeviceConfig::volume_iops_refill, 0, 10000000)
+      .bytes("volume_mb_s", &DeviceConfig::volume_mb_s, kMiB, 0, 64 * kGiB)
+      .bytes("volume_burst_mb_s", &DeviceConfig::volume_burst_mb_s, kMiB, 0, 64 * kGiB)
+      .bytes("volume_burst_bytes", &DeviceConfig::volume_burst_bytes, kMiB, 0, std::int64_t{1} << 50)
+      .bytes("volume_mb_s_refill", &DeviceConfig::volume_mb_s_refill, kMiB, 0, 64 * kGiB)
+      .real("volume_burst_balance", &DeviceConfig::volume_burst_balance, 0.0, 100.0)
+      .duration("volume_latency", &DeviceConfig::volume_latency, kMillisecond, 0, kSecond);
 }
 
 }  // namespace ckptsim::scenarios

@@ -16,8 +16,13 @@ postgres::Server& with_log(postgres::Server& server, std::unique_ptr<analysis::A
 
 Machine::Machine(const scenarios::Scenario& sc, const std::filesystem::path& log_path)
     : cpus(sim, static_cast<int>(sc.hardware.cpus)),
-      data_device(disk::make_device(sim, sc.device, sc.seed, "data")),
-      wal_device(sc.hardware.wal_device.empty() ? nullptr : disk::make_device(sim, sc.wal_device, sc.seed, "wal")),
+      instance_limits(sc.hardware.instance_limits().limited()
+                          ? std::make_unique<disk::IoLimits>(sc.hardware.instance_limits(), sim.now())
+                          : nullptr),
+      data_device(disk::make_device(sim, sc.device, sc.seed, "data", instance_limits.get())),
+      wal_device(sc.hardware.wal_device.empty()
+                     ? nullptr
+                     : disk::make_device(sim, sc.wal_device, sc.seed, "wal", instance_limits.get())),
       kernel(sim, sc.os, os::Memory{sc.hardware.ram, postgres::shared_memory_size(sc.postgres)}, *data_device,
              wal_device.get(), sc.seed),
       log(std::make_unique<analysis::AtomicFile>(log_path)),

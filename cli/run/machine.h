@@ -11,6 +11,7 @@
 
 #include "analysis/atomic_file.h"
 #include "models/disk/device.h"
+#include "models/disk/io_limits.h"
 #include "models/os/kernel.h"
 #include "models/pgbench/tables.h"
 #include "models/postgres/server.h"
@@ -30,6 +31,7 @@ struct Machine {
 
   sim::Simulator sim;
   sim::Resource cpus;
+  std::unique_ptr<disk::IoLimits> instance_limits;  // null: the instance has no limits of its own
   std::unique_ptr<disk::Device> data_device;
   std::unique_ptr<disk::Device> wal_device;  // null: WAL on the data device
   os::Kernel kernel;

@@ -19,6 +19,7 @@
 #include "cli/run/run_summary.h"
 #include "cli/run/stop.h"
 #include "cli/run/table_csv.h"
+#include "models/disk/throttled_volume.h"
 #include "models/pgbench/pgbench.h"
 #include "models/pgbench/report.h"
 #include "models/postgres/log_format.h"
@@ -189,6 +190,11 @@ struct Recorders {
   sim::Table& wired_system(Machine& m) {
     sim::Table& system = sampler.table("system");
     m.kernel.add_system_columns(system);
+    // A cloud volume's budget as the provider counts it (a WAL volume's after wal_).
+    if (auto* volume = dynamic_cast<disk::ThrottledVolume*>(m.data_device.get()))
+      volume->add_system_columns(system, "");
+    if (auto* volume = dynamic_cast<disk::ThrottledVolume*>(m.wal_device.get()))
+      volume->add_system_columns(system, "wal_");
     m.server.add_system_columns(system);
     add_timestamp_column(system);
     return system;

@@ -7,6 +7,10 @@
 // md RAID1) and optionally behind a RAID controller's battery-backed write
 // cache (controller_cache > 0).
 //
+// A cloud block volume (ebs-gp3, azure-premium-p20, ...) is the same device
+// behind the provider's limits (throttled_volume.h): volume_iops > 0 or
+// volume_mb_s > 0 or volume_latency > 0 puts them in front of it.
+//
 // Rates are bytes per second ("150MB" in a preset is 150 MiB/s). Defaults are
 // the hdd-7200-sata preset's (docs/reference/os-disk-model.md 4.7) and the ssd-sata one's
 // (5.5) for the flash parameters.
@@ -90,6 +94,22 @@ struct DeviceConfig {
   double over_provisioning = 0.20;                        // spare / user capacity: sets steady-state GC
   bool power_loss_protection = true;                      // PLP: no volatile cache, flush is free
   sim::Duration flush_overhead = 1 * sim::kMillisecond;   // without PLP: mapping metadata per flush
+
+  // Cloud block volume (throttled_volume.h, token_bucket.h). The volume's
+  // size is `capacity`; an ssd kind counts operations of up to 256 KiB, an
+  // hdd kind up to 1 MiB (volume_operations.h). 0 turns a limit off.
+  std::int64_t volume_iops = 0;           // baseline (provisioned) operations per second
+  std::int64_t volume_burst_iops = 0;     // ceiling while I/O credits last
+  std::int64_t volume_burst_credits = 0;  // I/O credit bucket, in operations (gp2: 5.4 M)
+  std::int64_t volume_iops_refill = 0;    // credits per second; 0 = volume_iops
+  sim::Bytes volume_mb_s = 0;             // baseline throughput, bytes per second
+  sim::Bytes volume_burst_mb_s = 0;       // ceiling while throughput credits last
+  sim::Bytes volume_burst_bytes = 0;      // throughput credit bucket, in bytes
+  sim::Bytes volume_mb_s_refill = 0;      // bytes per second into it; 0 = volume_mb_s
+  double volume_burst_balance = 100;      // both buckets' fill at the start, percent
+  sim::Duration volume_latency = 0;       // network round trip per I/O, host to storage and back
+
+  bool volume() const { return volume_iops > 0 || volume_mb_s > 0 || volume_latency > 0; }
 };
 
 }  // namespace ckptsim::disk

@@ -10,6 +10,7 @@
 #include "models/disk/hdd.h"
 #include "models/disk/raid1.h"
 #include "models/disk/ssd.h"
+#include "models/disk/throttled_volume.h"
 
 namespace ckptsim::disk {
 
@@ -27,7 +28,7 @@ std::unique_ptr<Device> make_member(sim::Simulator& sim, const DeviceConfig& con
 }  // namespace
 
 std::unique_ptr<Device> make_device(sim::Simulator& sim, const DeviceConfig& config, std::uint64_t seed,
-                                    std::string_view name) {
+                                    std::string_view name, IoLimits* instance) {
   std::unique_ptr<Device> device;
   if (config.mirrors > 1) {
     std::vector<std::unique_ptr<Device>> members;
@@ -40,6 +41,7 @@ std::unique_ptr<Device> make_device(sim::Simulator& sim, const DeviceConfig& con
     device = make_member(sim, config, seed, std::string(name));
   }
   if (config.controller_cache > 0) device = std::make_unique<ControllerCache>(sim, config, std::move(device));
+  if (config.volume()) device = std::make_unique<ThrottledVolume>(sim, config, std::move(device), instance);
   return device;
 }
 

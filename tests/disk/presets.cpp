@@ -99,6 +99,16 @@ DeviceConfig preset(const std::string& name) {
       {"over_provisioning", [&](const json& v) { c.over_provisioning = v.get<double>(); }},
       {"power_loss_protection", [&](const json& v) { c.power_loss_protection = v.get<bool>(); }},
       {"flush_overhead", [&](const json& v) { c.flush_overhead = duration(v, kMicrosecond); }},
+      {"volume_iops", [&](const json& v) { c.volume_iops = v.get<std::int64_t>(); }},
+      {"volume_burst_iops", [&](const json& v) { c.volume_burst_iops = v.get<std::int64_t>(); }},
+      {"volume_burst_credits", [&](const json& v) { c.volume_burst_credits = v.get<std::int64_t>(); }},
+      {"volume_iops_refill", [&](const json& v) { c.volume_iops_refill = v.get<std::int64_t>(); }},
+      {"volume_mb_s", [&](const json& v) { c.volume_mb_s = bytes(v, kMiB); }},
+      {"volume_burst_mb_s", [&](const json& v) { c.volume_burst_mb_s = bytes(v, kMiB); }},
+      {"volume_burst_bytes", [&](const json& v) { c.volume_burst_bytes = bytes(v, kMiB); }},
+      {"volume_mb_s_refill", [&](const json& v) { c.volume_mb_s_refill = bytes(v, kMiB); }},
+      {"volume_burst_balance", [&](const json& v) { c.volume_burst_balance = v.get<double>(); }},
+      {"volume_latency", [&](const json& v) { c.volume_latency = duration(v, kMillisecond); }},
   };
   for (const auto& [key, value] : file.at("device").items()) {
     const auto it = set.find(key);
