@@ -195,6 +195,23 @@ std::string system_panel(std::string_view system_csv, const std::vector<std::str
   return text + "\n";
 }
 
+// A cloud volume's budget (system.csv's vol_* columns, present only on a
+// throttled volume): the operations it counted on the left axis; on the
+// right, the milliseconds of each interval in which a request waited for a
+// bucket and the burst balance in percent.
+std::string volume_panel(std::string_view system_csv, const std::vector<std::string>& header) {
+  for (std::string_view column : {"vol_iops", "vol_throttled_ms", "vol_burst_balance_pct"}) {
+    if (!has(header, column)) return {};
+  }
+  return fmt::format(
+      "set title 'cloud volume: operations as the provider counts them, time held by its limits'\n"
+      "set ylabel 'IOPS'\nset y2label 'throttled ms per interval, burst balance %'\nset y2tics\n"
+      "set y2range [0:*]\nplot {}, \\\n     {} axes x1y2, \\\n     {} axes x1y2\n"
+      "unset y2tics\nunset y2label\n",
+      series_of(system_csv, "vol_iops", "vol_iops"), series_of(system_csv, "vol_throttled_ms", "vol_throttled_ms"),
+      series_of(system_csv, "vol_burst_balance_pct", "vol_burst_balance_pct"));
+}
+
 // The wait-event panel: average active sessions per wait event (seconds of
 // backend time per second) as a stacked area, CPU at the bottom, as database
 // tools draw it. Idle sessions (Client:ClientRead) are not active and are left
@@ -355,7 +372,7 @@ std::string plot_run(const std::filesystem::path& run_dir, const std::string& ti
     return fmt::format("no transaction completed in any interval ({}: tps 0 throughout)", names.progress);
   std::vector<std::string> outputs = {names.tps_png, names.tps_svg};
 
-  std::string memory_panel, queue_panel, await_panel, wait_panel;
+  std::string memory_panel, queue_panel, await_panel, volume, wait_panel;
   const std::string latency = latency_panel(progress, run_dir, names.progress);
   if (std::filesystem::exists(run_dir / names.waits)) wait_panel = waits_panel(run_dir, names.waits);
   const auto system_csv = run_dir / names.system;
@@ -366,6 +383,7 @@ std::string plot_run(const std::filesystem::path& run_dir, const std::string& ti
       queue_panel = system_panel(names.system, header, {"data_aqu_sz", "wal_aqu_sz"}, "disk queue", "aqu-sz");
       await_panel =
           system_panel(names.system, header, {"data_r_await", "data_w_await", "wal_w_await"}, "disk awaits", "ms");
+      volume = volume_panel(names.system, header);
     }
   }
   const bool system_plot = !latency.empty() || !memory_panel.empty() || !queue_panel.empty() || !wait_panel.empty();
@@ -381,14 +399,17 @@ std::string plot_run(const std::filesystem::path& run_dir, const std::string& ti
   script += "replot\nunset output\n";
   if (system_plot) {
     const int panels = 1 + !latency.empty() + !memory_panel.empty() + !queue_panel.empty() + !await_panel.empty() +
-                       !wait_panel.empty();
+                       !volume.empty() + !wait_panel.empty();
     script += "\n# tps above what the kernel and the disk were doing at the same time.\n";
     script += terminal("pngcairo", kPanelHeight * panels, names.system_png);
+    // The volume panel's right axis takes room: every panel keeps the same x scale.
+    if (!volume.empty()) script += "set rmargin 10\n";
     script += fmt::format("set multiplot layout {},1 title {}\n", panels, gp_quote(title));
     script += "set title 'tps'\nset ylabel 'tps'\nplot " + series_of(names.progress, "tps", "") + "\n";
     script += "unset label\n";  // the causes once, in the tps panel
-    script += latency + memory_panel + queue_panel + await_panel + wait_panel;
+    script += latency + memory_panel + queue_panel + await_panel + volume + wait_panel;
     script += "unset multiplot\nunset output\n";
+    if (!volume.empty()) script += "unset rmargin\n";
   }
   write_file_atomically(run_dir / names.script, script);
   if (gnuplot_available()) render(run_dir, names.script, outputs);

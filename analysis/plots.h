@@ -27,7 +27,8 @@
 // A run's plots shade each checkpoint (checkpoints.csv: write phase light,
 // sync phase darker, a dashed line at its start) behind every panel, and
 // system.png stacks tps, latency p50/p99/max (log scale), dirty and writeback
-// memory, the device queue, the device awaits and the wait events.
+// memory, the device queue, the device awaits, a cloud volume's budget (when
+// the run has one) and the wait events.
 //
 // Left out: 3D client x scale surfaces (pgbench-tools has them;
 // ckptsim's grids vary settings, not scale).

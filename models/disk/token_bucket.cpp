@@ -27,7 +27,7 @@ double TokenBucket::credits_at(sim::Time now) const {
 
 sim::Time TokenBucket::earliest(sim::Time now, double cost) const {
   if (!limited()) return now;
-  sim::Time t = std::max(now, at_or_after(next_free_ns_));
+  sim::Time t = std::max(now, at_or_after(next_free_ns_ - static_cast<double>(kPacingTolerance)));
   if (bursting()) {
     const double short_by = std::min(cost, capacity_) - credits_at(t);
     if (short_by > 0) t += at_or_after(short_by / refill_per_ns_);
