@@ -14,10 +14,9 @@
 // cost; what does not fit opens new operations.
 //
 // Left out: any time window for merging (the documentation gives none: two
-// adjacent writes seconds apart still merge here), and the other providers'
-// rules (Azure counts each I/O up to 256 KiB as one and does not document
-// merging, GCP counts by the I/O's size the same way: both are taken as EBS's
-// rule without merging being switched off).
+// adjacent writes seconds apart still merge here). The Azure and GCP presets
+// are counted by this rule too: their pages give IOPS for I/O up to 256 KiB
+// and say nothing of merging.
 #pragma once
 
 #include <cstdint>

@@ -187,7 +187,7 @@ TEST_CASE("an unknown preset is an error listing the available ones") {
   const auto errors = errors_of({{"preset", {"box/e2-host"}}});
   REQUIRE(errors.size() == 1);
   CHECK(errors[0] ==
-        "/preset/0: unknown preset \"box/e2-host\" (available: box/e1-host, os/linux-3.0, "
+        "/preset/0: unknown preset \"box/e2-host\" (available: box/cloud-vm, box/e1-host, os/linux-3.0, "
         "os/linux-3.2, os/linux-modern, postgres/9.0, postgres/9.1, postgres/9.2, postgres/9.3, "
         "postgres/9.4, postgres/9.5, postgres/9.6, postgres/10, postgres/11, postgres/12, "
         "postgres/13, postgres/14, postgres/15, postgres/16, postgres/17)");
@@ -195,7 +195,9 @@ TEST_CASE("an unknown preset is an error listing the available ones") {
         std::vector<std::string>{"/postgres/version: \"9.7\" is not one of 9.0, 9.1, 9.2, 9.3, 9.4, 9.5, 9.6, "
                                  "10, 11, 12, 13, 14, 15, 16, 17"});
   CHECK(errors_of({{"hardware", {{"device", "floppy"}}}}) ==
-        std::vector<std::string>{"/hardware/device: \"floppy\" is not one of hdd-15k-sas, hdd-7200-sata, "
+        std::vector<std::string>{"/hardware/device: \"floppy\" is not one of azure-premium-p10, azure-premium-p20, "
+                                 "azure-premium-p30, ebs-gp2-100, ebs-gp2-500, ebs-gp2-1000, ebs-gp2-5334, ebs-gp3, "
+                                 "ebs-io2, gcp-pd-balanced, hdd-15k-sas, hdd-7200-sata, "
                                  "hdd-7200-sata-250g, nvme, raid1-hdd-7200, raid1-hdd-7200-250g, "
                                  "raid1-hdd-7200-bbwc, ssd-sata"});
 }
@@ -230,7 +232,7 @@ TEST_CASE("a preset list names shipped presets only: a file of one's own comes w
   const std::vector<std::string> errors = testing::errors_of_file(file);
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].rfind("/preset/0: \"boxes/mine.json\" is not a shipped preset: the list names presets, never "
-                        "files; give a file of your own with --preset-file boxes/mine.json (available: box/e1-host",
+                        "files; give a file of your own with --preset-file boxes/mine.json (available: box/cloud-vm",
                         0) == 0);
   for (const char* name : {"/etc/hostname.json", "../x.json", "~/.ssh/id_rsa"}) {
     const auto refused = errors_of({{"preset", {name}}});

@@ -5,6 +5,8 @@
 // chosen by a scenario).
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "scenario_files.h"
 
 using namespace ckptsim;
@@ -17,7 +19,18 @@ TEST_CASE("list_presets sorts by kind, then names in natural version order") {
   std::vector<std::string> listed;
   for (const PresetInfo& p : list_presets()) listed.push_back(p.kind + "/" + p.name);
   CHECK(listed == std::vector<std::string>{
+                      "box/cloud-vm",
                       "box/e1-host",
+                      "device/azure-premium-p10",
+                      "device/azure-premium-p20",
+                      "device/azure-premium-p30",
+                      "device/ebs-gp2-100",
+                      "device/ebs-gp2-500",
+                      "device/ebs-gp2-1000",
+                      "device/ebs-gp2-5334",
+                      "device/ebs-gp3",
+                      "device/ebs-io2",
+                      "device/gcp-pd-balanced",
                       "device/hdd-15k-sas",
                       "device/hdd-7200-sata",
                       "device/hdd-7200-sata-250g",
@@ -55,9 +68,11 @@ TEST_CASE("every preset has a one-line description and a path to its file") {
     CHECK(p.description.find('\n') == std::string::npos);
     CHECK(p.path == std::filesystem::path(CKPTSIM_SOURCE_DIR) / "scenarios" / "presets" / p.kind / (p.name + ".json"));
   }
-  const auto box = list_presets().front();
-  CHECK(box.name == "e1-host");
-  CHECK(box.description.rfind("E1 host: ", 0) == 0);  // read from the file's own description
+  const auto presets = list_presets();
+  const auto box =
+      std::find_if(presets.begin(), presets.end(), [](const PresetInfo& p) { return p.name == "e1-host"; });
+  REQUIRE(box != presets.end());
+  CHECK(box->description.rfind("E1 host: ", 0) == 0);  // read from the file's own description
 }
 
 TEST_CASE("CKPTSIM_HOME chooses where presets are found") {
