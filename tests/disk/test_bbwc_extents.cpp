@@ -6,20 +6,13 @@
 #include <doctest/doctest.h>
 
 #include "models/disk/bbwc_extents.h"
+#include "tests/disk/owners.h"
 
 using namespace ckptsim;
 using namespace ckptsim::disk;
 
 namespace {
-
-Command write(std::int64_t sector, std::int64_t bytes) {
-  Command c;
-  c.op = Op::Write;
-  c.sector = sector;
-  c.bytes = bytes;
-  return c;
-}
-
+Command write(std::int64_t sector, std::int64_t bytes) { return testing::write_command(sector, bytes); }
 }  // namespace
 
 TEST_CASE("bbwc extents: adjacent writes merge, a rewrite takes no room, a write being destaged stays apart") {

@@ -11,6 +11,7 @@
 #include "models/disk/make_device.h"
 #include "models/disk/throttled_volume.h"
 #include "models/disk/volume_operations.h"
+#include "tests/disk/owners.h"
 #include "tests/disk/presets.h"
 
 using namespace ckptsim;
@@ -20,12 +21,17 @@ namespace {
 
 VolumeReport report_of(Device& device) { return dynamic_cast<ThrottledVolume&>(device).report(); }
 
-Command write_at(std::int64_t sector, std::int64_t bytes) {
-  Command c;
-  c.op = Op::Write;
-  c.sector = sector;
-  c.bytes = bytes;
-  return c;
+Command write_at(std::int64_t sector, std::int64_t bytes) { return testing::write_command(sector, bytes); }
+
+// fio --rw=randwrite --iodepth=32 --ramp_time=1 --runtime=`seconds`.
+FioJob randwrite_qd32(sim::Bytes block_size, int seconds) {
+  FioJob j;
+  j.write = true;
+  j.block_size = block_size;
+  j.queue_depth = 32;
+  j.ramp = sim::kSecond;
+  j.duration = seconds * sim::kSecond;
+  return j;
 }
 
 }  // namespace
@@ -85,18 +91,13 @@ TEST_CASE("gp3: 4k random writes at QD32 reach 3,000 IOPS and no more") {
   sim::Simulator sim;
   const DeviceConfig gp3 = testing::preset("ebs-gp3");
   auto volume = make_device(sim, gp3, 1, "xvdf");
-  FioJob j;
-  j.write = true;
-  j.block_size = 4 * sim::kKiB;
-  j.queue_depth = 32;
-  j.ramp = sim::kSecond;
-  j.duration = 20 * sim::kSecond;
+  FioJob j = randwrite_qd32(4 * sim::kKiB, 20);
   const FioResult r = run_fio(sim, *volume, j);
   MESSAGE("gp3 4k randwrite qd32: ", r.iops, " IOPS, p50 ", r.lat_p50_ms, " ms");
   // The pacing clock lets no more through than 3,000 a second and the 10 ms
   // of tolerance (30 operations, 1.5 IOPS over 20 s).
   CHECK(r.iops <= 3000.0 + 30.0 / 20);
-  CHECK(r.iops >= 2995.0);         // fio's window leaves out the 32 still in flight at its end: 1.6 IOPS over 20 s
+  CHECK(r.iops >= 2995.0);  // fio's window leaves out the 32 still in flight at its end: 1.6 IOPS over 20 s
   // The queue waits in the volume: 32 in flight at 3,000/s is about 10.7 ms each.
   CHECK(r.lat_p50_ms == doctest::Approx(32.0 / 3000 * 1000).epsilon(0.05));
   CHECK(report_of(*volume).throttled > 19 * sim::kSecond);
@@ -115,16 +116,10 @@ TEST_CASE("gp3: 4k random writes at QD32 reach 3,000 IOPS and no more") {
 TEST_CASE("gp3: the 125 MiB/s cap holds 256 KiB writes at 500 per second") {
   sim::Simulator sim;
   auto volume = make_device(sim, testing::preset("ebs-gp3"), 1, "xvdf");
-  FioJob j;
-  j.write = true;
-  j.block_size = 256 * sim::kKiB;
-  j.queue_depth = 32;
-  j.ramp = sim::kSecond;
-  j.duration = 10 * sim::kSecond;
-  const FioResult r = run_fio(sim, *volume, j);
+  const FioResult r = run_fio(sim, *volume, randwrite_qd32(256 * sim::kKiB, 10));
   // 1 %: fio's window leaves out the 32 in flight at its end (0.64 % of 5,000).
   CHECK(r.mb_per_s * 1e6 / sim::kMiB == doctest::Approx(125.0).epsilon(0.01));
-  CHECK(r.mb_per_s * 1e6 / sim::kMiB <= 125.0 * 1.001);  // and the 10 ms tolerance
+  CHECK(r.mb_per_s * 1e6 / sim::kMiB <= 125.0 * 1.001);   // and the 10 ms tolerance
   CHECK(r.iops == doctest::Approx(500.0).epsilon(0.01));  // under 3,000 IOPS: bandwidth binds
 }
 
@@ -153,14 +148,8 @@ TEST_CASE("an instance's IOPS limit in front of a gp3 volume holds it at the ins
   sim::Simulator sim;
   IoLimits instance({.iops = {.baseline = 1000}, .bytes = {}}, sim.now());
   auto volume = make_device(sim, testing::preset("ebs-gp3"), 1, "xvdf", &instance);
-  FioJob j;
-  j.write = true;
-  j.block_size = 4 * sim::kKiB;
-  j.queue_depth = 32;
-  j.ramp = sim::kSecond;
-  j.duration = 5 * sim::kSecond;
-  const double iops = run_fio(sim, *volume, j).iops;
-  CHECK(iops <= 1000.0 + 10.0 / 5);  // the 10 ms tolerance: 10 operations
+  const double iops = run_fio(sim, *volume, randwrite_qd32(4 * sim::kKiB, 5)).iops;
+  CHECK(iops <= 1000.0 + 10.0 / 5);                      // the 10 ms tolerance: 10 operations
   CHECK(iops == doctest::Approx(1000.0).epsilon(0.01));  // less the 32 in flight at the window's end
 }
 
