@@ -180,6 +180,8 @@ Record read_checked(std::istream& in, const std::filesystem::path& file, OnHeade
   return std::move(*header);
 }
 
+}  // namespace
+
 double parse_number(const std::filesystem::path& file, int line, std::string_view column, const std::string& cell) {
   double value = 0;
   const char* end = cell.data() + cell.size();
@@ -189,6 +191,8 @@ double parse_number(const std::filesystem::path& file, int line, std::string_vie
   }
   return value;
 }
+
+namespace {
 
 // A tps cell: a number no run can exceed (1e308 would give inf quartiles).
 constexpr double kMaxTps = 1e9;

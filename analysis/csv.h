@@ -67,6 +67,10 @@ std::vector<std::string> read_csv_header(const std::filesystem::path& path);
 CsvTable read_csv(std::istream& in, const std::filesystem::path& name);
 std::vector<std::string> read_csv_header(std::istream& in, const std::filesystem::path& name);
 
+// A cell that must be a finite number; throws std::runtime_error
+// "<file>:<line>: <column> value "<cell>" is not a number" otherwise.
+double parse_number(const std::filesystem::path& file, int line, std::string_view column, const std::string& cell);
+
 // The per-interval tps series of a progress.csv (columns time_s and tps).
 // pgbench -P prints nothing while it is stuck, so intervals may be missing:
 // each row is placed on the interval grid by its time_s and missing intervals

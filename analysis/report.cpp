@@ -8,29 +8,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <initializer_list>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "analysis/csv.h"
+#include "analysis/text_table.h"
 
 namespace ckptsim::analysis {
 
 namespace {
-
-// Display width of UTF-8 text: one column per code point ("±" is two bytes).
-std::size_t display_width(std::string_view text) {
-  return static_cast<std::size_t>(
-      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
-std::string pad_left(std::string_view text, std::size_t width) {
-  const std::size_t w = display_width(text);
-  return std::string(width > w ? width - w : 0, ' ') + std::string(text);
-}
-
-std::string pad_right(std::string_view text, std::size_t width) {
-  const std::size_t w = display_width(text);
-  return std::string(text) + std::string(width > w ? width - w : 0, ' ');
-}
 
 // A section of the table: its header text and one cell per row, all padded to one width.
 struct Section {
@@ -65,7 +54,67 @@ Section columns(const std::vector<std::string>& names, const std::vector<std::ve
 
 std::string whole(double v) { return format_fixed(v, 0); }
 
+// summary.csv's stability columns, in order, and where each lives in Stability.
+constexpr std::array<std::pair<const char*, double Stability::*>, 11> kStabilityColumns = {{
+    {"tps_mean", &Stability::tps_mean},
+    {"tps_stddev", &Stability::tps_stddev},
+    {"threshold", &Stability::threshold},
+    {"pct_below_threshold", &Stability::pct_below_threshold},
+    {"tps_min", &Stability::tps_min},
+    {"tps_q1", &Stability::tps_q1},
+    {"tps_median", &Stability::tps_median},
+    {"tps_q3", &Stability::tps_q3},
+    {"tps_max", &Stability::tps_max},
+    {"skipped_pct", &Stability::skipped_pct},
+    {"late_pct", &Stability::late_pct},
+}};
+
+constexpr char kRepeatColumn[] = "repeat";
+
+bool has_repeats(const std::vector<ReportRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const ReportRow& r) { return r.repeat > 0; });
+}
+
+// A column of an extra section: its header, the figure it shows, how.
+struct FigureColumn {
+  const char* header;
+  const char* figure;
+  int decimals;
+  double scale = 1;  // e.g. 1024: MB shown as kB
+};
+
+// An extra section of figures, or nothing when a row lacks one of them (rows
+// built from the stability figures alone keep the table as it was).
+std::optional<Section> figure_section(const std::vector<ReportRow>& rows,
+                                      std::initializer_list<FigureColumn> columns_of) {
+  std::vector<std::string> names;
+  for (const FigureColumn& c : columns_of) names.emplace_back(c.header);
+  std::vector<std::vector<std::string>> cells;
+  for (const ReportRow& r : rows) {
+    std::vector<std::string> row;
+    for (const FigureColumn& c : columns_of) {
+      const Figure* f = find_figure(r, c.figure);
+      if (!f) return std::nullopt;
+      row.push_back(format_fixed(f->value * c.scale, c.decimals));
+    }
+    cells.push_back(std::move(row));
+  }
+  if (rows.empty()) return std::nullopt;
+  return columns(names, cells, Align::kRight);
+}
+
 }  // namespace
+
+const Figure* find_figure(const ReportRow& row, std::string_view name) {
+  const auto at = std::find_if(row.figures.begin(), row.figures.end(), [&](const Figure& f) { return f.name == name; });
+  return at == row.figures.end() ? nullptr : &*at;
+}
+
+std::vector<Figure> stability_figures(const Stability& s) {
+  std::vector<Figure> figures;
+  for (const auto& [name, member] : kStabilityColumns) figures.push_back({name, s.*member, 3});
+  return figures;
+}
 
 std::string format_report(const std::vector<std::string>& grid_columns, const std::vector<ReportRow>& rows,
                           double threshold) {
@@ -77,10 +126,17 @@ std::string format_report(const std::vector<std::string>& grid_columns, const st
   }
   std::vector<Section> sections;
 
-  if (!grid_columns.empty()) {
+  const bool repeats = has_repeats(rows);
+  const bool grid_section = !grid_columns.empty() || repeats;
+  if (grid_section) {
+    std::vector<std::string> names = grid_columns;
+    if (repeats) names.emplace_back(kRepeatColumn);
     std::vector<std::vector<std::string>> cells;
-    for (const ReportRow& r : rows) cells.push_back(r.values);
-    sections.push_back(columns(grid_columns, cells, Align::kLeft));
+    for (const ReportRow& r : rows) {
+      cells.push_back(r.values);
+      if (repeats) cells.back().push_back(std::to_string(r.repeat));
+    }
+    sections.push_back(columns(names, cells, Align::kLeft));
   }
 
   {
@@ -126,6 +182,18 @@ std::string format_report(const std::vector<std::string>& grid_columns, const st
     sections.push_back(columns({"skipped", "late"}, cells, Align::kRight));
   }
 
+  namespace fig = figure_names;
+  for (auto section :
+       {figure_section(rows, {{"p50 ms", fig::kLatencyP50, 1}, {"p99 ms", fig::kLatencyP99, 1}}),
+        figure_section(rows, {{"ckpt time", fig::kCheckpointsTimed, 0}, {"ckpt req", fig::kCheckpointsReq, 0}}),
+        figure_section(rows, {{"ckpt/tx", fig::kBuffersCheckpointPerTx, 3},
+                              {"clean/tx", fig::kBuffersCleanPerTx, 3},
+                              {"maxw/tx", fig::kMaxwrittenCleanPerTx, 4},
+                              {"backend/tx", fig::kBuffersBackendPerTx, 3}}),
+        figure_section(rows, {{"WAL kB/tx", fig::kWalMbPerTx, 1, 1024}, {"FPI/tx", fig::kWalFpiPerTx, 3}})}) {
+    if (section) sections.push_back(std::move(*section));
+  }
+
   // Each section is as wide as its widest line, header included.
   for (Section& s : sections) {
     s.width = display_width(s.header);
@@ -138,7 +206,7 @@ std::string format_report(const std::vector<std::string>& grid_columns, const st
     for (std::size_t i = 0; i < sections.size(); ++i) {
       if (i > 0) line += separator;
       const std::string cell = cell_of(sections[i]);
-      const bool left = i == 0 && !grid_columns.empty();
+      const bool left = i == 0 && grid_section;
       line += is_rule ? cell : (left ? pad_right(cell, sections[i].width) : pad_left(cell, sections[i].width));
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
@@ -154,26 +222,61 @@ std::string format_report(const std::vector<std::string>& grid_columns, const st
 
 void write_summary_csv(const std::filesystem::path& path, const std::vector<std::string>& grid_columns,
                        const std::vector<ReportRow>& rows) {
+  const bool repeats = has_repeats(rows);
   std::vector<std::string> header = grid_columns;
-  for (const char* name : {"tps_mean", "tps_stddev", "threshold", "pct_below_threshold", "tps_min", "tps_q1",
-                           "tps_median", "tps_q3", "tps_max", "skipped_pct", "late_pct"}) {
-    header.emplace_back(name);
+  if (repeats) header.emplace_back(kRepeatColumn);
+  for (const auto& [name, member] : kStabilityColumns) header.emplace_back(name);
+  if (!rows.empty()) {
+    for (const Figure& f : rows.front().figures) header.push_back(f.name);
   }
-  CsvWriter csv(path, std::move(header));
+  CsvWriter csv(path, header);
   for (const ReportRow& r : rows) {
     if (r.values.size() != grid_columns.size()) {
       throw std::invalid_argument(fmt::format("{}: summary row has {} grid values, expected {}", path.string(),
                                               r.values.size(), grid_columns.size()));
     }
-    const Stability& s = r.stability;
     std::vector<std::string> cells = r.values;
-    for (double v : {s.tps_mean, s.tps_stddev, s.threshold, s.pct_below_threshold, s.tps_min, s.tps_q1, s.tps_median,
-                     s.tps_q3, s.tps_max, s.skipped_pct, s.late_pct}) {
-      cells.push_back(format_fixed(v, 3));
+    if (repeats) cells.push_back(std::to_string(r.repeat));
+    for (const auto& [name, member] : kStabilityColumns) cells.push_back(format_fixed(r.stability.*member, 3));
+    // Every row has the first row's figures, by name: a cell is never under another figure's header.
+    for (std::size_t c = cells.size(); c < header.size(); ++c) {
+      const Figure* f = find_figure(r, header[c]);
+      if (!f) throw std::invalid_argument(fmt::format("{}: a row has no figure {}", path.string(), header[c]));
+      cells.push_back(format_fixed(f->value, f->decimals));
     }
     csv.row(cells);
   }
   csv.commit();
+}
+
+SummaryCsv read_summary_csv(const std::filesystem::path& path) {
+  const CsvTable table = read_csv(path);
+  SummaryCsv summary;
+  std::size_t c = 0;
+  while (c < table.header.size() && table.header[c] != kRepeatColumn && table.header[c] != kStabilityColumns[0].first)
+    summary.grid_columns.push_back(table.header[c++]);
+  const bool repeats = c < table.header.size() && table.header[c] == kRepeatColumn;
+  const std::size_t first_stability = c + (repeats ? 1 : 0);
+  for (std::size_t i = 0; i < kStabilityColumns.size(); ++i) {
+    if (first_stability + i >= table.header.size() || table.header[first_stability + i] != kStabilityColumns[i].first)
+      throw std::runtime_error(fmt::format("{}:1: expected column {} at {}", path.string(), kStabilityColumns[i].first,
+                                           first_stability + i + 1));
+  }
+  const std::size_t first_figure = first_stability + kStabilityColumns.size();
+  int line = 1;
+  for (const auto& cells : table.rows) {
+    ++line;
+    auto number = [&](std::size_t at) { return parse_number(path, line, table.header[at], cells[at]); };
+    ReportRow row;
+    row.values.assign(cells.begin(), cells.begin() + static_cast<std::ptrdiff_t>(c));
+    if (repeats) row.repeat = static_cast<int>(number(c));
+    for (std::size_t i = 0; i < kStabilityColumns.size(); ++i)
+      row.stability.*kStabilityColumns[i].second = number(first_stability + i);
+    for (std::size_t at = first_figure; at < cells.size(); ++at)
+      row.figures.push_back({table.header[at], number(at), 3});
+    summary.rows.push_back(std::move(row));
+  }
+  return summary;
 }
 
 }  // namespace ckptsim::analysis

@@ -23,7 +23,7 @@ constexpr std::size_t kMaxJsonBytes = 64 << 20;
 
 std::string id_of(const fs::path& dir) { return dir == "." ? std::string(".") : dir.generic_string(); }
 
-// summary.csv's header up to the first stability column.
+// summary.csv's header up to the first stability column (or "repeat", which follows the grid paths).
 std::vector<std::string> grid_paths_of(const fs::path& grid_dir) {
   const auto head = analysis::read_regular_file(grid_dir / kSummaryCsv, kMaxHeaderBytes);
   const std::string text = head ? head->text : std::string();
@@ -33,7 +33,7 @@ std::vector<std::string> grid_paths_of(const fs::path& grid_dir) {
   while (at <= header.size()) {
     const std::size_t comma = std::min(header.find(',', at), header.size());
     const std::string column = header.substr(at, comma - at);
-    if (column == "tps_mean" || column.empty()) break;
+    if (column == "tps_mean" || column == "repeat" || column.empty()) break;
     paths.push_back(column);
     at = comma + 1;
   }

@@ -14,9 +14,9 @@ namespace {
 const std::set<std::string, std::less<>> kPointFiles = {
     kRunRecord,   kProgressCsv, kSystemCsv, kWaitsCsv,   kIoLayersCsv,   kPostgresLog, kCheckpointsCsv, kPgbenchLog,
     kSummaryJson, kPerfJson,    kCrashJson, kPlotScript, kOwnPlotScript, kTpsPng,      kTpsSvg,         kSystemPng};
-const std::set<std::string, std::less<>> kGridFiles = {kSummaryCsv,   kReportTxt,  kPlotScript, kOwnPlotScript,
-                                                       kGridRecord,   kOverlayPng, kOverlaySvg, kGridPng,
-                                                       kStabilityPng, kIndexHtml};
+const std::set<std::string, std::less<>> kGridFiles = {kSummaryCsv,    kSummaryMeanCsv, kReportTxt,  kPlotScript,
+                                                       kOwnPlotScript, kGridRecord,     kOverlayPng, kOverlaySvg,
+                                                       kGridPng,       kStabilityPng,   kIndexHtml};
 
 }  // namespace
 

@@ -35,8 +35,9 @@ inline constexpr char kTpsSvg[] = "tps.svg";
 inline constexpr char kSystemPng[] = "system.png";
 
 // A grid folder (beside its point folders).
-inline constexpr char kGridRecord[] = "grid.json";    // the points and the title, for `ckptsim plot`
-inline constexpr char kSummaryCsv[] = "summary.csv";  // one row per point
+inline constexpr char kGridRecord[] = "grid.json";             // the points and the title, for `ckptsim plot`
+inline constexpr char kSummaryCsv[] = "summary.csv";           // one row per point
+inline constexpr char kSummaryMeanCsv[] = "summary-mean.csv";  // with "repeat": one row per point, across its repeats
 inline constexpr char kReportTxt[] = "report.txt";
 inline constexpr char kOverlayPng[] = "tps-overlay.png";
 inline constexpr char kOverlaySvg[] = "tps-overlay.svg";

@@ -18,6 +18,7 @@
 #include "analysis/report.h"
 #include "cli/run/grid_files.h"
 #include "cli/run/grid_progress.h"
+#include "cli/run/grid_reports.h"
 #include "cli/run/plot_folder.h"
 #include "cli/run/printable.h"
 #include "cli/run/published_verdict.h"
@@ -174,23 +175,20 @@ void plot_stopped(const scenarios::Plan& plan, const std::filesystem::path& dir,
   }
 }
 
-// The grid's table (summary.csv, report.txt, printed), grid.json and the plots.
+// The grid's table (summary.csv, summary-mean.csv, report.txt, printed), grid.json and the plots.
+// Each point's row is read back from its folder (grid_reports.h).
 void write_plan_outputs(const scenarios::Plan& plan, const std::filesystem::path& out, const PlanOptions& options,
                         const std::vector<std::string>& names, const std::vector<RunOutcome>& outcomes) {
   const bool single = !plan.is_grid();
   std::vector<analysis::ReportRow> rows;
   for (std::size_t i = 0; i < plan.points.size(); ++i) {
-    analysis::ReportRow row;
+    std::vector<std::string> values;
     for (const auto& [path, value] : plan.points[i].values)
-      row.values.push_back(value.is_string() ? value.get<std::string>() : value.dump());
-    row.stability = outcomes[i].stability;
-    rows.push_back(std::move(row));
+      values.push_back(value.is_string() ? value.get<std::string>() : value.dump());
+    rows.push_back(point_report_row(single ? out : out / names[i], std::move(values)));
   }
-  const std::string report = analysis::format_report(plan.grid_paths, rows, options.threshold);
-  if (!single) {
-    analysis::write_summary_csv(out / run_files::kSummaryCsv, plan.grid_paths, rows);
-    analysis::write_file_atomically(out / run_files::kReportTxt, report);
-  }
+  const std::string report = single ? grid_report_text(plan.grid_paths, rows, options.threshold)
+                                    : write_grid_reports(out, plan.grid_paths, rows, options.threshold);
   if (!options.quiet) std::cout << report;
   if (plan.published && !options.quiet) {
     std::vector<analysis::Stability> stabilities;
