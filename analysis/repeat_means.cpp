@@ -50,7 +50,8 @@ void write_summary_mean_csv(const std::filesystem::path& path, const std::vector
       throw std::invalid_argument(fmt::format("{}: summary row has {} grid values, expected {}", path.string(),
                                               r.values.size(), grid_columns.size()));
     }
-    const auto at = std::find_if(points.begin(), points.end(), [&](const auto& p) { return p.front()->values == r.values; });
+    const auto at =
+        std::find_if(points.begin(), points.end(), [&](const auto& p) { return p.front()->values == r.values; });
     if (at == points.end()) {
       points.push_back({&r});
     } else {
@@ -73,7 +74,8 @@ void write_summary_mean_csv(const std::filesystem::path& path, const std::vector
       std::vector<double> values;
       for (const std::vector<Figure>& figures : figures_of) {
         const auto at = std::find_if(figures.begin(), figures.end(), [&](const Figure& g) { return g.name == f.name; });
-        if (at == figures.end()) throw std::invalid_argument(fmt::format("{}: a row has no figure {}", path.string(), f.name));
+        if (at == figures.end())
+          throw std::invalid_argument(fmt::format("{}: a row has no figure {}", path.string(), f.name));
         values.push_back(at->value);
       }
       const Spread s = spread_of(values);

@@ -81,7 +81,8 @@ std::optional<SortFlushTable> sort_flush_table(const std::vector<std::string>& g
   };
 
   SortFlushTable table;
-  table.caption = fmt::format("sort/flush : tps avg & stddev (percent of time below {} tps)", format_fixed(threshold, 1));
+  table.caption =
+      fmt::format("sort/flush : tps avg & stddev (percent of time below {} tps)", format_fixed(threshold, 1));
   std::vector<std::string> flush_labels;
   for (const std::string& v : flush_on) flush_labels.push_back(one_flush_value ? "on" : v);
   flush_labels.emplace_back("off");
@@ -100,8 +101,9 @@ std::optional<SortFlushTable> sort_flush_table(const std::vector<std::string>& g
   }
   // Rows the grid has no point for are left out: a grid over sorting on only has two.
   std::erase_if(table.combinations, [&](const std::string& combination) {
-    return std::none_of(table.test_types.begin(), table.test_types.end(),
-                        [&](const std::string& t) { return cells.contains({combination, t}); });
+    return std::none_of(table.test_types.begin(), table.test_types.end(), [&](const std::string& t) {
+      return cells.contains({combination, t});
+    });
   });
 
   for (const std::string& t : table.test_types) {
@@ -138,9 +140,10 @@ std::optional<SortFlushTable> sort_flush_table(const std::vector<std::string>& g
     }
   }
   if (most_repeats > 1) {
-    table.note = fmt::format("each cell: the mean of the point's repeats' figures (up to {}); summary-mean.csv gives "
-                             "their spread",
-                             most_repeats);
+    table.note = fmt::format(
+        "each cell: the mean of the point's repeats' figures (up to {}); summary-mean.csv gives "
+        "their spread",
+        most_repeats);
   }
   return table;
 }
@@ -158,16 +161,19 @@ std::string format_sort_flush_table(const SortFlushTable& table) {
   auto line = [&](const std::string& first, auto cell_of, std::string_view separator, char fill) {
     std::string text = fill == ' ' ? pad_right(first, first_w) : std::string(first_w, fill);
     for (std::size_t t = 0; t < widths.size(); ++t)
-      text += fmt::format("{}{}", separator,
-                          fill == ' ' ? pad_right(cell_of(t), widths[t]) : std::string(widths[t], fill));
+      text +=
+          fmt::format("{}{}", separator, fill == ' ' ? pad_right(cell_of(t), widths[t]) : std::string(widths[t], fill));
     while (!text.empty() && text.back() == ' ') text.pop_back();
     return text + "\n";
   };
   std::string text = table.caption + "\n\n";
-  text += line(corner, [&](std::size_t t) { return table.test_types[t]; }, " | ", ' ');
-  text += line(corner, [](std::size_t) { return std::string(); }, "-+-", '-');
+  text += line(
+      corner, [&](std::size_t t) { return table.test_types[t]; }, " | ", ' ');
+  text += line(
+      corner, [](std::size_t) { return std::string(); }, "-+-", '-');
   for (std::size_t row = 0; row < table.combinations.size(); ++row)
-    text += line(table.combinations[row], [&](std::size_t t) { return table.cells[row][t]; }, " | ", ' ');
+    text += line(
+        table.combinations[row], [&](std::size_t t) { return table.cells[row][t]; }, " | ", ' ');
   if (!table.note.empty()) text += table.note + "\n";
   return text;
 }

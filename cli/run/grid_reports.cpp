@@ -97,7 +97,8 @@ std::vector<analysis::Figure> figures_of(const json& summary) {
 analysis::ReportRow point_report_row(const fs::path& point_dir, std::vector<std::string> values, int repeat) {
   const fs::path file = point_dir / run_files::kSummaryJson;
   const auto head = analysis::read_regular_file(file, kMaxSummaryBytes);  // never a FIFO
-  if (!head || head->cut) throw std::runtime_error(fmt::format("{}: missing or not a summary ckptsim wrote", file.string()));
+  if (!head || head->cut)
+    throw std::runtime_error(fmt::format("{}: missing or not a summary ckptsim wrote", file.string()));
   const json summary = json::parse(head->text, nullptr, /*allow_exceptions=*/false);
   if (!summary.is_object()) throw std::runtime_error(fmt::format("{}: not JSON", file.string()));
   if (!summary.contains("stability") || summary["stability"].is_null())

@@ -23,8 +23,8 @@ Stability figures(double mean, double stddev, double below, double mn, double q1
 TEST_CASE("the grid table: grid values, avg ± stddev with aligned ±, % below threshold, order statistics") {
   const std::vector<std::string> grid = {"sort", "flush"};
   const std::vector<ReportRow> rows = {
-      {{"true", "256kB"}, figures(631.24, 112.56, 0.3, 0, 580, 640.4, 690, 890)},
-      {{"false", "0"}, figures(157.0, 96.0, 66.2, 0, 0, 0, 120.4, 1510)},
+      {{"true", "256kB"}, figures(631.24, 112.56, 0.3, 0, 580, 640.4, 690, 890), 0, {}},
+      {{"false", "0"}, figures(157.0, 96.0, 66.2, 0, 0, 0, 120.4, 1510), 0, {}},
   };
   // Widths follow the widest cell: "false"/"256kB" set the grid columns,
   // "1510" the max column; "±" counts as one column of text.
@@ -37,8 +37,8 @@ TEST_CASE("the grid table: grid values, avg ± stddev with aligned ±, % below t
 
 TEST_CASE("skipped and late columns appear only when some point has them") {
   std::vector<ReportRow> rows = {
-      {{"400"}, figures(398.2, 20.0, 0.0, 350, 390, 400, 410, 420, 1.234, 0.5)},
-      {{"100"}, figures(100.0, 5.0, 0.0, 90, 98, 100, 102, 110)},
+      {{"400"}, figures(398.2, 20.0, 0.0, 350, 390, 400, 410, 420, 1.234, 0.5), 0, {}},
+      {{"100"}, figures(100.0, 5.0, 0.0, 90, 98, 100, 102, 110), 0, {}},
   };
   CHECK(format_report({"rate"}, rows, 10) ==
         "rate | tps avg ± stddev | <10 tps | min   q1  med   q3  max | skipped   late\n"
@@ -48,7 +48,7 @@ TEST_CASE("skipped and late columns appear only when some point has them") {
 }
 
 TEST_CASE("a single run has no grid section, and the threshold is printed as given") {
-  const std::vector<ReportRow> rows = {{{}, figures(12.5, 3.25, 50, 5, 10, 12, 15, 20)}};
+  const std::vector<ReportRow> rows = {{{}, figures(12.5, 3.25, 50, 5, 10, 12, 15, 20), 0, {}}};
   CHECK(format_report({}, rows, 5) ==
         "tps avg ± stddev | <5 tps | min  q1  med  q3  max\n"
         "-----------------+--------+----------------------\n"
@@ -56,15 +56,15 @@ TEST_CASE("a single run has no grid section, and the threshold is printed as giv
 }
 
 TEST_CASE("a row whose grid values do not match the columns is refused") {
-  const std::vector<ReportRow> rows = {{{"true"}, figures(1, 1, 1, 1, 1, 1, 1, 1)}};
+  const std::vector<ReportRow> rows = {{{"true"}, figures(1, 1, 1, 1, 1, 1, 1, 1), 0, {}}};
   CHECK_THROWS_AS(format_report({"sort", "flush"}, rows, 10), std::invalid_argument);
 }
 
 TEST_CASE("summary.csv: grid columns as given, then the figures with three decimals") {
   ScratchDir dir;
   const std::vector<ReportRow> rows = {
-      {{"true", "256kB"}, figures(631.2449, 112.5, 0.3, 0, 580, 640.4, 690, 890)},
-      {{"false", "0"}, figures(157.0, 296.0, 66.2, -0.0, 0, 0, 120.5, 1510, 2.5, 1.0 / 3.0)},
+      {{"true", "256kB"}, figures(631.2449, 112.5, 0.3, 0, 580, 640.4, 690, 890), 0, {}},
+      {{"false", "0"}, figures(157.0, 296.0, 66.2, -0.0, 0, 0, 120.5, 1510, 2.5, 1.0 / 3.0), 0, {}},
   };
   write_summary_csv(dir / "summary.csv", {"postgres.checkpoint_sorting", "postgres.checkpoint_flush_after"}, rows);
   CHECK(read_text(dir / "summary.csv") ==

@@ -248,6 +248,19 @@ TEST_CASE("the grid page shows summary.csv as a table, a row per point linked to
   CHECK(page.find("href=\"checkpoint_sorting=true,checkpoint_flush_after=0/run.html\"") != std::string::npos);
 }
 
+TEST_CASE("the grid page of a sort x flush grid shows the E1 thread's table, as report.txt prints it") {
+  const std::string page = slurp(tree_root() / "_index" / "grid" / "grid.html");
+  const std::string report = slurp(tree_root() / "grid" / "report.txt");
+  CHECK(page.find("<p>sort/flush : tps avg &amp; stddev (percent of time below 10.0 tps)</p>") != std::string::npos);
+  const auto rows = table_rows(page, "sort-flush");
+  REQUIRE(rows.size() == 4);  // on/on, on/off, off/on, off/off: one cell each (one test type)
+  for (const auto& cells : rows) {
+    REQUIRE(cells.size() == 1);
+    CHECK(report.find(" | " + cells[0] + "\n") != std::string::npos);
+  }
+  CHECK(page.find("<th>on  / on</th>") < page.find("<th>off / off</th>"));
+}
+
 TEST_CASE("a run page shows its plots, its postgres.log escaped and its summary") {
   const fs::path run = tree_root() / kOddName;
   const std::string page = slurp(tree_root() / "_index" / kOddName / "run.html");
