@@ -140,10 +140,7 @@ std::optional<SortFlushTable> sort_flush_table(const std::vector<std::string>& g
     }
   }
   if (most_repeats > 1) {
-    table.note = fmt::format(
-        "each cell: the mean of the point's repeats' figures (up to {}); summary-mean.csv gives "
-        "their spread",
-        most_repeats);
+    table.note = fmt::format("each cell: the mean over the point's repeats (up to {})", most_repeats);
   }
   return table;
 }

@@ -59,8 +59,8 @@ TEST_CASE("the sort/flush table: a flush axis with two sizes names them; setting
   const std::vector<std::string> grid = {"postgres.checkpoint_sorting", "postgres.checkpoint_flush_after",
                                          "pgbench.clients"};
   const std::vector<ReportRow> rows = {
-      point({"true", "0", "1"}, judged(1, 1, 1)),    point({"true", "256kB", "1"}, judged(2, 1, 1)),
-      point({"true", "2MB", "1"}, judged(3, 1, 1)),  point({"true", "0", "4"}, judged(4, 1, 1)),
+      point({"true", "0", "1"}, judged(1, 1, 1)),     point({"true", "256kB", "1"}, judged(2, 1, 1)),
+      point({"true", "2MB", "1"}, judged(3, 1, 1)),   point({"true", "0", "4"}, judged(4, 1, 1)),
       point({"true", "256kB", "4"}, judged(5, 1, 1)), point({"true", "2MB", "4"}, judged(6, 1, 1)),
   };
   const auto table = sort_flush_table(grid, rows, 5);
@@ -85,8 +85,7 @@ TEST_CASE("the sort/flush table with repeats: each cell the mean of its repeats,
   REQUIRE(table);
   CHECK(table->test_types == std::vector<std::string>{"tps"});
   CHECK(table->cells == std::vector<std::vector<std::string>>{{"550 ± 120 ( 1.5%)"}, {"150 ± 250 (65.0%)"}});
-  CHECK(table->note == "each cell: the mean of the point's repeats' figures (up to 2); summary-mean.csv gives their "
-                       "spread");
+  CHECK(table->note == "each cell: the mean over the point's repeats (up to 2)");
 }
 
 TEST_CASE("summary-mean.csv: per point, the mean, sample stddev, min and max of every figure across repeats") {
@@ -101,10 +100,12 @@ TEST_CASE("summary-mean.csv: per point, the mean, sample stddev, min and max of 
   write_summary_mean_csv(dir / "summary-mean.csv", {"postgres.checkpoint_sorting"}, rows);
   const std::string text = read_text(dir / "summary-mean.csv");
   const std::string header = text.substr(0, text.find('\n'));
-  CHECK(header.starts_with("postgres.checkpoint_sorting,repeats,tps_mean_mean,tps_mean_stddev,tps_mean_min,"
-                           "tps_mean_max,tps_stddev_mean,"));
-  CHECK(header.ends_with(",latency_p99_ms_mean,latency_p99_ms_stddev,latency_p99_ms_min,latency_p99_ms_max,"
-                         "checkpoints_mean,checkpoints_stddev,checkpoints_min,checkpoints_max"));
+  CHECK(
+      header.starts_with("postgres.checkpoint_sorting,repeats,tps_mean_mean,tps_mean_stddev,tps_mean_min,"
+                         "tps_mean_max,tps_stddev_mean,"));
+  CHECK(
+      header.ends_with(",latency_p99_ms_mean,latency_p99_ms_stddev,latency_p99_ms_min,latency_p99_ms_max,"
+                       "checkpoints_mean,checkpoints_stddev,checkpoints_min,checkpoints_max"));
   // true: tps_mean 500, 600, 700 -> mean 600, sample stddev 100; p99 20, 30, 40 -> 30 ± 10;
   // checkpoints 3, 4, 4 -> 3.667 ± 0.577 (n - 1 = 2), min and max with the figure's own 0 decimals.
   CHECK(text.find("\ntrue,3,600.000,100.000,500.000,700.000,120.000,20.000,100.000,140.000,") != std::string::npos);
@@ -115,7 +116,8 @@ TEST_CASE("summary-mean.csv: per point, the mean, sample stddev, min and max of 
   CHECK(dir.entries() == 1);
 }
 
-TEST_CASE("summary.csv with repeats and figures: repeat after the grid columns, figures with their decimals; read back") {
+TEST_CASE(
+    "summary.csv with repeats and figures: repeat after the grid columns, figures with their decimals; read back") {
   ScratchDir dir;
   const std::vector<ReportRow> rows = {
       point({"true"}, judged(500, 100, 1), 1, {{"transactions", 123456, 0}, {"wal_fpi_per_tx", 1.0 / 3.0, 6}}),
@@ -137,11 +139,16 @@ TEST_CASE("summary.csv with repeats and figures: repeat after the grid columns, 
 
 TEST_CASE("the grid table gains latency, checkpoint and per-transaction sections when the rows carry them") {
   namespace fig = figure_names;
-  const std::vector<Figure> figures = {
-      {fig::kLatencyP50, 2.21, 3},          {fig::kLatencyP99, 133.12, 3},        {fig::kCheckpointsTimed, 12, 0},
-      {fig::kCheckpointsReq, 1, 0},         {fig::kBuffersCheckpointPerTx, 0.5, 6}, {fig::kBuffersCleanPerTx, 0.25, 6},
-      {fig::kMaxwrittenCleanPerTx, 0.0012, 6}, {fig::kBuffersBackendPerTx, 0.02, 6}, {fig::kWalMbPerTx, 0.0125, 6},
-      {fig::kWalFpiPerTx, 1.5, 6}};
+  const std::vector<Figure> figures = {{fig::kLatencyP50, 2.21, 3},
+                                       {fig::kLatencyP99, 133.12, 3},
+                                       {fig::kCheckpointsTimed, 12, 0},
+                                       {fig::kCheckpointsReq, 1, 0},
+                                       {fig::kBuffersCheckpointPerTx, 0.5, 6},
+                                       {fig::kBuffersCleanPerTx, 0.25, 6},
+                                       {fig::kMaxwrittenCleanPerTx, 0.0012, 6},
+                                       {fig::kBuffersBackendPerTx, 0.02, 6},
+                                       {fig::kWalMbPerTx, 0.0125, 6},
+                                       {fig::kWalFpiPerTx, 1.5, 6}};
   const std::vector<ReportRow> rows = {point({"100"}, judged(500, 10, 0), 0, figures)};
   CHECK(format_report({"bgwriter_lru_maxpages"}, rows, 10) ==
         "bgwriter_lru_maxpages | tps avg ± stddev | <10 tps | min  q1  med  q3   max | p50 ms  p99 ms | ckpt time  "

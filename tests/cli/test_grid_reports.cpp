@@ -45,18 +45,57 @@ TEST_CASE("summary.csv: every figure a user compares, each as the point's own fi
   write_text(tmp / "g.json", kSortFlushGrid);
   REQUIRE(run_ckptsim("run " + quoted(tmp / "g.json") + " --quiet --out " + quoted(tmp / "g"), tmp).exit_code == 0);
   const auto table = ckptsim::analysis::read_csv(tmp / "g" / "summary.csv");
-  const std::vector<std::string> expected = {
-      "postgres.checkpoint_sorting", "postgres.checkpoint_flush_after", "tps_mean", "tps_stddev", "threshold",
-      "pct_below_threshold", "tps_min", "tps_q1", "tps_median", "tps_q3", "tps_max", "skipped_pct", "late_pct",
-      "transactions", "latency_avg_ms", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "latency_p99_9_ms",
-      "lag_avg_ms", "checkpoints", "checkpoints_timed", "checkpoints_req", "checkpoint_write_s_mean",
-      "checkpoint_sync_s_mean", "buffers_checkpoint_per_tx", "buffers_clean_per_tx", "maxwritten_clean_per_tx",
-      "buffers_backend_per_tx", "buffers_alloc_per_tx", "wal_mb_per_tx", "wal_fpi_per_tx", "waits.backend_seconds",
-      "waits.CPU", "waits.Client:ClientRead", "waits.IO:WALWrite", "waits.IO:WALSync", "waits.IO:WALInitWrite",
-      "waits.IO:WALInitSync", "waits.IO:DataFileRead", "waits.IO:DataFileWrite", "waits.IO:DataFileExtend",
-      "waits.IO:DataFileFlush", "waits.IO:DataFileSync", "waits.LWLock:WALWrite", "waits.LWLock:BufferContent",
-      "waits.IPC:BufferIO", "waits.Timeout:CommitDelay", "waits.Lock:extend", "waits.Lock:tuple",
-      "waits.Lock:transactionid"};
+  const std::vector<std::string> expected = {"postgres.checkpoint_sorting",
+                                             "postgres.checkpoint_flush_after",
+                                             "tps_mean",
+                                             "tps_stddev",
+                                             "threshold",
+                                             "pct_below_threshold",
+                                             "tps_min",
+                                             "tps_q1",
+                                             "tps_median",
+                                             "tps_q3",
+                                             "tps_max",
+                                             "skipped_pct",
+                                             "late_pct",
+                                             "transactions",
+                                             "latency_avg_ms",
+                                             "latency_p50_ms",
+                                             "latency_p90_ms",
+                                             "latency_p99_ms",
+                                             "latency_p99_9_ms",
+                                             "lag_avg_ms",
+                                             "checkpoints",
+                                             "checkpoints_timed",
+                                             "checkpoints_req",
+                                             "checkpoint_write_s_mean",
+                                             "checkpoint_sync_s_mean",
+                                             "buffers_checkpoint_per_tx",
+                                             "buffers_clean_per_tx",
+                                             "maxwritten_clean_per_tx",
+                                             "buffers_backend_per_tx",
+                                             "buffers_alloc_per_tx",
+                                             "wal_mb_per_tx",
+                                             "wal_fpi_per_tx",
+                                             "waits.backend_seconds",
+                                             "waits.CPU",
+                                             "waits.Client:ClientRead",
+                                             "waits.IO:WALWrite",
+                                             "waits.IO:WALSync",
+                                             "waits.IO:WALInitWrite",
+                                             "waits.IO:WALInitSync",
+                                             "waits.IO:DataFileRead",
+                                             "waits.IO:DataFileWrite",
+                                             "waits.IO:DataFileExtend",
+                                             "waits.IO:DataFileFlush",
+                                             "waits.IO:DataFileSync",
+                                             "waits.LWLock:WALWrite",
+                                             "waits.LWLock:BufferContent",
+                                             "waits.IPC:BufferIO",
+                                             "waits.Timeout:CommitDelay",
+                                             "waits.Lock:extend",
+                                             "waits.Lock:tuple",
+                                             "waits.Lock:transactionid"};
   CHECK(table.header == expected);
   const std::vector<std::string> points = {
       "checkpoint_sorting=false,checkpoint_flush_after=0", "checkpoint_sorting=false,checkpoint_flush_after=256kB",
@@ -71,8 +110,8 @@ TEST_CASE("summary.csv: every figure a user compares, each as the point's own fi
     CHECK(cell(table, r, "latency_p99_ms") == doctest::Approx(s["pgbench"]["latency_ms"]["p99"].get<double>()));
     CHECK(cell(table, r, "latency_p99_9_ms") == doctest::Approx(s["pgbench"]["latency_ms"]["p99_9"].get<double>()));
     const json& bg = s["pg_stat_bgwriter"];
-    for (const char* counter : {"buffers_checkpoint", "buffers_clean", "maxwritten_clean", "buffers_backend",
-                                "buffers_alloc"}) {
+    for (const char* counter :
+         {"buffers_checkpoint", "buffers_clean", "maxwritten_clean", "buffers_backend", "buffers_alloc"}) {
       CAPTURE(counter);
       CHECK(cell(table, r, std::string(counter) + "_per_tx") ==
             doctest::Approx(bg[counter].get<double>() / tx).epsilon(1e-5));
@@ -90,10 +129,10 @@ TEST_CASE("summary.csv: every figure a user compares, each as the point's own fi
     CHECK(cell(table, r, "checkpoints") == 1);
     CHECK(cell(table, r, "checkpoints_timed") == 1);
     CHECK(cell(table, r, "checkpoints_req") == 0);
-    CHECK(std::abs(cell(table, r, "checkpoint_write_s_mean") - (cell(ckpts, 0, "write_end_s") - cell(ckpts, 0, "start_s"))) <
-          0.002);
-    CHECK(std::abs(cell(table, r, "checkpoint_sync_s_mean") - (cell(ckpts, 0, "sync_end_s") - cell(ckpts, 0, "write_end_s"))) <
-          0.002);
+    CHECK(std::abs(cell(table, r, "checkpoint_write_s_mean") -
+                   (cell(ckpts, 0, "write_end_s") - cell(ckpts, 0, "start_s"))) < 0.002);
+    CHECK(std::abs(cell(table, r, "checkpoint_sync_s_mean") -
+                   (cell(ckpts, 0, "sync_end_s") - cell(ckpts, 0, "write_end_s"))) < 0.002);
   }
   // report.txt ends with the E1 thread's table, sorted and flushed first, each cell from summary.csv's row.
   const std::string report = slurp(tmp / "g" / "report.txt");
@@ -111,8 +150,8 @@ TEST_CASE("summary.csv: every figure a user compares, each as the point's own fi
   auto expect = [&](const char* combination, std::size_t r) {
     return fmt::format("{} {:.0f} {:.0f}", combination, cell(table, r, "tps_mean"), cell(table, r, "tps_stddev"));
   };
-  CHECK(seen == std::vector<std::string>{expect("on/on", 3), expect("on/off", 2), expect("off/on", 1),
-                                         expect("off/off", 0)});
+  CHECK(seen ==
+        std::vector<std::string>{expect("on/on", 3), expect("on/off", 2), expect("off/on", 1), expect("off/off", 0)});
   CHECK_FALSE(fs::exists(tmp / "g" / "summary-mean.csv"));  // no repeats
 }
 
@@ -128,9 +167,8 @@ TEST_CASE("summary-mean.csv: the mean and spread of a point's repeats, from the 
                         tmp)
                 .exit_code == 0);
   }
-  std::vector<ckptsim::analysis::ReportRow> rows = {
-      ckptsim::cli::point_report_row(tmp / "r1", {"true"}, 1),
-      ckptsim::cli::point_report_row(tmp / "r2", {"true"}, 2)};
+  std::vector<ckptsim::analysis::ReportRow> rows = {ckptsim::cli::point_report_row(tmp / "r1", {"true"}, 1),
+                                                    ckptsim::cli::point_report_row(tmp / "r2", {"true"}, 2)};
   fs::create_directories(tmp / "g");
   ckptsim::cli::write_grid_reports(tmp / "g", {"postgres.checkpoint_sorting"}, rows, 10);
   const auto summary = ckptsim::analysis::read_csv(tmp / "g" / "summary.csv");

@@ -63,6 +63,7 @@ TEST_CASE("what a complete run always has is a point file, and the grid's files 
   }
   CHECK(always_written().size() == 10);
   CHECK(is_grid_file("summary.csv"));
+  CHECK(is_grid_file("summary-mean.csv"));
   CHECK(is_grid_file("index.html"));
   CHECK_FALSE(is_point_file("summary.csv"));
   CHECK_FALSE(is_grid_file("progress.csv"));
@@ -75,7 +76,7 @@ TEST_CASE("no string in cli/ or analysis/ but run_files.h spells a run folder's 
       "postgres.log",    "pgbench.log",  "summary.json",  "perf.json",     "crash.json",    "tps.png",
       "tps.svg",         "system.png",   "grid.json",     "summary.csv",   "report.txt",    "tps-overlay.png",
       "tps-overlay.svg", "tps-grid.png", "stability.png", "plot.gp",       "index.html",    "_index",
-      "compare.html",    "run.html",     "grid.html",     ".ckptsim.lock", "pgbench_log."};
+      "compare.html",    "run.html",     "grid.html",     ".ckptsim.lock", "pgbench_log.",  "summary-mean.csv"};
   std::string spelled;  // one line per place, so that a failure names them
   for (const fs::path folder : {"cli", "analysis"}) {
     for (const auto& [place, text] : source_lines(folder)) {
