@@ -40,7 +40,7 @@ void retire_earlier_grid_files(const fs::path& out, const std::vector<std::strin
   const bool all_kept = std::all_of(kept.begin(), kept.end(), [](const auto& k) { return k.has_value(); });
   if (all_kept && recorded_points(out) == point_names) return;
   // The table first, grid.json last: a kill in between leaves less of the earlier set, beside earlier points only.
-  for (const char* name : {kSummaryCsv, kReportTxt, kOverlayPng, kOverlaySvg, kGridPng, kStabilityPng})
+  for (const char* name : {kSummaryCsv, kSummaryMeanCsv, kReportTxt, kOverlayPng, kOverlaySvg, kGridPng, kStabilityPng})
     remove_plain_file(out / name);
   if (is_ckptsim_index(out / kIndexHtml)) remove_plain_file(out / kIndexHtml);
   std::error_code ec;
