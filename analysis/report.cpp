@@ -103,6 +103,63 @@ std::optional<Section> figure_section(const std::vector<ReportRow>& rows,
   return columns(names, cells, Align::kRight);
 }
 
+// The grid's values, and each row's repeat when the grid has repeats.
+Section grid_values(const std::vector<std::string>& grid_columns, const std::vector<ReportRow>& rows) {
+  const bool repeats = has_repeats(rows);
+  std::vector<std::string> names = grid_columns;
+  if (repeats) names.emplace_back(kRepeatColumn);
+  std::vector<std::vector<std::string>> cells;
+  for (const ReportRow& r : rows) {
+    cells.push_back(r.values);
+    if (repeats) cells.back().push_back(std::to_string(r.repeat));
+  }
+  return columns(names, cells, Align::kLeft);
+}
+
+// Latency, checkpoints, writes per transaction (the bgwriter's maxwritten_clean
+// rounds with four decimals: a few per thousand transactions), WAL: each
+// section when every row has its figures.
+void add_figure_sections(std::vector<Section>& sections, const std::vector<ReportRow>& rows) {
+  namespace fig = figure_names;
+  for (auto section :
+       {figure_section(rows, {{"p50 ms", fig::kLatencyP50, 1}, {"p99 ms", fig::kLatencyP99, 1}}),
+        figure_section(rows, {{"ckpt time", fig::kCheckpointsTimed, 0}, {"ckpt req", fig::kCheckpointsReq, 0}}),
+        figure_section(rows, {{"ckpt/tx", fig::kBuffersCheckpointPerTx, 3},
+                              {"clean/tx", fig::kBuffersCleanPerTx, 3},
+                              {"maxw/tx", fig::kMaxwrittenCleanPerTx, 4},
+                              {"backend/tx", fig::kBuffersBackendPerTx, 3}}),
+        figure_section(rows, {{"WAL kB/tx", fig::kWalMbPerTx, 1, 1024}, {"FPI/tx", fig::kWalFpiPerTx, 3}})}) {
+    if (section) sections.push_back(std::move(*section));
+  }
+}
+
+// The table's lines: each section as wide as its widest line, header
+// included; the grid section (when `grid_first`) padded on the right, the
+// figures on the left; no line carries trailing blanks.
+std::string join_sections(std::vector<Section>& sections, bool grid_first, std::size_t rows) {
+  for (Section& s : sections) {
+    s.width = display_width(s.header);
+    for (const std::string& cell : s.cells) s.width = std::max(s.width, display_width(cell));
+  }
+  auto line_of = [&](auto cell_of, std::string_view separator, bool is_rule) {
+    std::string line;
+    for (std::size_t i = 0; i < sections.size(); ++i) {
+      if (i > 0) line += separator;
+      const std::string cell = cell_of(sections[i]);
+      const bool left = i == 0 && grid_first;
+      line += is_rule ? cell : (left ? pad_right(cell, sections[i].width) : pad_left(cell, sections[i].width));
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    return line + "\n";
+  };
+  std::string table = line_of([](const Section& s) { return s.header; }, " | ", false);
+  table += line_of([](const Section& s) { return std::string(s.width, '-'); }, "-+-", true);
+  for (std::size_t row = 0; row < rows; ++row) {
+    table += line_of([row](const Section& s) { return s.cells[row]; }, " | ", false);
+  }
+  return table;
+}
+
 }  // namespace
 
 const Figure* find_figure(const ReportRow& row, std::string_view name) {
@@ -126,18 +183,8 @@ std::string format_report(const std::vector<std::string>& grid_columns, const st
   }
   std::vector<Section> sections;
 
-  const bool repeats = has_repeats(rows);
-  const bool grid_section = !grid_columns.empty() || repeats;
-  if (grid_section) {
-    std::vector<std::string> names = grid_columns;
-    if (repeats) names.emplace_back(kRepeatColumn);
-    std::vector<std::vector<std::string>> cells;
-    for (const ReportRow& r : rows) {
-      cells.push_back(r.values);
-      if (repeats) cells.back().push_back(std::to_string(r.repeat));
-    }
-    sections.push_back(columns(names, cells, Align::kLeft));
-  }
+  const bool grid_section = !grid_columns.empty() || has_repeats(rows);
+  if (grid_section) sections.push_back(grid_values(grid_columns, rows));
 
   {
     // "avg ± stddev" with the ± signs in one column.
@@ -182,42 +229,9 @@ std::string format_report(const std::vector<std::string>& grid_columns, const st
     sections.push_back(columns({"skipped", "late"}, cells, Align::kRight));
   }
 
-  namespace fig = figure_names;
-  for (auto section :
-       {figure_section(rows, {{"p50 ms", fig::kLatencyP50, 1}, {"p99 ms", fig::kLatencyP99, 1}}),
-        figure_section(rows, {{"ckpt time", fig::kCheckpointsTimed, 0}, {"ckpt req", fig::kCheckpointsReq, 0}}),
-        figure_section(rows, {{"ckpt/tx", fig::kBuffersCheckpointPerTx, 3},
-                              {"clean/tx", fig::kBuffersCleanPerTx, 3},
-                              {"maxw/tx", fig::kMaxwrittenCleanPerTx, 4},
-                              {"backend/tx", fig::kBuffersBackendPerTx, 3}}),
-        figure_section(rows, {{"WAL kB/tx", fig::kWalMbPerTx, 1, 1024}, {"FPI/tx", fig::kWalFpiPerTx, 3}})}) {
-    if (section) sections.push_back(std::move(*section));
-  }
+  add_figure_sections(sections, rows);
 
-  // Each section is as wide as its widest line, header included.
-  for (Section& s : sections) {
-    s.width = display_width(s.header);
-    for (const std::string& cell : s.cells) s.width = std::max(s.width, display_width(cell));
-  }
-  // The grid section is padded on the right, the figures on the left; no line
-  // carries trailing blanks.
-  auto line_of = [&](auto cell_of, std::string_view separator, bool is_rule) {
-    std::string line;
-    for (std::size_t i = 0; i < sections.size(); ++i) {
-      if (i > 0) line += separator;
-      const std::string cell = cell_of(sections[i]);
-      const bool left = i == 0 && grid_section;
-      line += is_rule ? cell : (left ? pad_right(cell, sections[i].width) : pad_left(cell, sections[i].width));
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    return line + "\n";
-  };
-  std::string table = line_of([](const Section& s) { return s.header; }, " | ", false);
-  table += line_of([](const Section& s) { return std::string(s.width, '-'); }, "-+-", true);
-  for (std::size_t row = 0; row < rows.size(); ++row) {
-    table += line_of([row](const Section& s) { return s.cells[row]; }, " | ", false);
-  }
-  return table;
+  return join_sections(sections, grid_section, rows.size());
 }
 
 void write_summary_csv(const std::filesystem::path& path, const std::vector<std::string>& grid_columns,

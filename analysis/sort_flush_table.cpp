@@ -46,6 +46,43 @@ void add_label(std::vector<std::string>& labels, const std::string& label) {
   if (std::find(labels.begin(), labels.end(), label) == labels.end()) labels.push_back(label);
 }
 
+using Cells = std::map<std::pair<std::string, std::string>, Cell>;  // by (combination, test type)
+
+// One test type's cells, a row per combination. One width per figure in the
+// column, so that its "±" and parentheses line up; a column whose runs skipped
+// or were late adds their percentage.
+std::vector<std::string> column_cells(const Cells& cells, const std::vector<std::string>& combinations,
+                                      const std::string& test_type) {
+  const bool rate_limited = std::any_of(cells.begin(), cells.end(), [&](const auto& entry) {
+    return entry.first.second == test_type && entry.second.skipped_late > 0;
+  });
+  std::array<std::size_t, 4> widths{};
+  std::vector<std::array<std::string, 4>> parts;
+  for (const std::string& combination : combinations) {
+    const auto at = cells.find({combination, test_type});
+    if (at == cells.end()) {
+      parts.push_back({});
+      continue;
+    }
+    const Cell& c = at->second;
+    const double n = c.points;
+    parts.push_back({format_fixed(c.tps_mean / n, 0), format_fixed(c.tps_stddev / n, 0),
+                     format_fixed(c.pct_below / n, 1), format_fixed(c.skipped_late / n, 2)});
+    for (std::size_t i = 0; i < widths.size(); ++i) widths[i] = std::max(widths[i], parts.back()[i].size());
+  }
+  std::vector<std::string> column;
+  for (const auto& p : parts) {
+    std::string text;
+    if (!p[0].empty()) {
+      text =
+          fmt::format("{} ± {} ({}%)", pad_left(p[0], widths[0]), pad_left(p[1], widths[1]), pad_left(p[2], widths[2]));
+      if (rate_limited) text += fmt::format(" {}% skipped+late", pad_left(p[3], widths[3]));
+    }
+    column.push_back(std::move(text));
+  }
+  return column;
+}
+
 }  // namespace
 
 std::optional<SortFlushTable> sort_flush_table(const std::vector<std::string>& grid_columns,
@@ -89,7 +126,7 @@ std::optional<SortFlushTable> sort_flush_table(const std::vector<std::string>& g
   for (const char* s : {"on", "off"}) {
     for (const std::string& f : flush_labels) table.combinations.push_back(fmt::format("{:<3} / {}", s, f));
   }
-  std::map<std::pair<std::string, std::string>, Cell> cells;
+  Cells cells;
   int most_repeats = 0;
   for (const ReportRow& r : rows) {
     const std::string combination =
@@ -106,38 +143,10 @@ std::optional<SortFlushTable> sort_flush_table(const std::vector<std::string>& g
     });
   });
 
+  table.cells.resize(table.combinations.size());
   for (const std::string& t : table.test_types) {
-    const bool rate_limited = std::any_of(cells.begin(), cells.end(), [&](const auto& entry) {
-      return entry.first.second == t && entry.second.skipped_late > 0;
-    });
-    // One width per figure in the column, so that its "±" and parentheses line up.
-    std::size_t mean_w = 0, stddev_w = 0, below_w = 0, late_w = 0;
-    std::vector<std::array<std::string, 4>> parts;
-    for (const std::string& combination : table.combinations) {
-      const auto at = cells.find({combination, t});
-      if (at == cells.end()) {
-        parts.push_back({});
-        continue;
-      }
-      const Cell& c = at->second;
-      const double n = c.points;
-      parts.push_back({format_fixed(c.tps_mean / n, 0), format_fixed(c.tps_stddev / n, 0),
-                       format_fixed(c.pct_below / n, 1), format_fixed(c.skipped_late / n, 2)});
-      mean_w = std::max(mean_w, parts.back()[0].size());
-      stddev_w = std::max(stddev_w, parts.back()[1].size());
-      below_w = std::max(below_w, parts.back()[2].size());
-      late_w = std::max(late_w, parts.back()[3].size());
-    }
-    for (std::size_t row = 0; row < parts.size(); ++row) {
-      if (table.cells.size() <= row) table.cells.emplace_back();
-      const auto& p = parts[row];
-      std::string text;
-      if (!p[0].empty()) {
-        text = fmt::format("{} ± {} ({}%)", pad_left(p[0], mean_w), pad_left(p[1], stddev_w), pad_left(p[2], below_w));
-        if (rate_limited) text += fmt::format(" {}% skipped+late", pad_left(p[3], late_w));
-      }
-      table.cells[row].push_back(text);
-    }
+    const std::vector<std::string> column = column_cells(cells, table.combinations, t);
+    for (std::size_t row = 0; row < column.size(); ++row) table.cells[row].push_back(column[row]);
   }
   if (most_repeats > 1) {
     table.note = fmt::format("each cell: the mean over the point's repeats (up to {})", most_repeats);
