@@ -7,7 +7,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/atomic_file.h"
 #include "analysis/regular_file.h"
 #include "analysis/repeat_means.h"
 #include "analysis/sort_flush_table.h"
@@ -121,14 +120,11 @@ std::string grid_report_text(const std::vector<std::string>& grid_paths, const s
   return text;
 }
 
-std::string write_grid_reports(const fs::path& grid_dir, const std::vector<std::string>& grid_paths,
-                               const std::vector<analysis::ReportRow>& rows, double threshold) {
+void write_grid_tables(const fs::path& grid_dir, const std::vector<std::string>& grid_paths,
+                       const std::vector<analysis::ReportRow>& rows) {
   analysis::write_summary_csv(grid_dir / run_files::kSummaryCsv, grid_paths, rows);
   if (std::any_of(rows.begin(), rows.end(), [](const analysis::ReportRow& r) { return r.repeat > 0; }))
     analysis::write_summary_mean_csv(grid_dir / run_files::kSummaryMeanCsv, grid_paths, rows);
-  const std::string report = grid_report_text(grid_paths, rows, threshold);
-  analysis::write_file_atomically(grid_dir / run_files::kReportTxt, report);
-  return report;
 }
 
 }  // namespace ckptsim::cli

@@ -42,9 +42,8 @@ analysis::ReportRow point_report_row(const std::filesystem::path& point_dir, std
 std::string grid_report_text(const std::vector<std::string>& grid_paths, const std::vector<analysis::ReportRow>& rows,
                              double threshold);
 
-// Writes summary.csv, summary-mean.csv (when a row has a repeat) and
-// report.txt into `grid_dir`; returns report.txt's text.
-std::string write_grid_reports(const std::filesystem::path& grid_dir, const std::vector<std::string>& grid_paths,
-                               const std::vector<analysis::ReportRow>& rows, double threshold);
+// Writes summary.csv, and summary-mean.csv when a row has a repeat, into `grid_dir`.
+void write_grid_tables(const std::filesystem::path& grid_dir, const std::vector<std::string>& grid_paths,
+                       const std::vector<analysis::ReportRow>& rows);
 
 }  // namespace ckptsim::cli

@@ -187,8 +187,11 @@ void write_plan_outputs(const scenarios::Plan& plan, const std::filesystem::path
       values.push_back(value.is_string() ? value.get<std::string>() : value.dump());
     rows.push_back(point_report_row(single ? out : out / names[i], std::move(values)));
   }
-  const std::string report = single ? grid_report_text(plan.grid_paths, rows, options.threshold)
-                                    : write_grid_reports(out, plan.grid_paths, rows, options.threshold);
+  const std::string report = grid_report_text(plan.grid_paths, rows, options.threshold);
+  if (!single) {
+    write_grid_tables(out, plan.grid_paths, rows);
+    analysis::write_file_atomically(out / run_files::kReportTxt, report);
+  }
   if (!options.quiet) std::cout << report;
   if (plan.published && !options.quiet) {
     std::vector<analysis::Stability> stabilities;
