@@ -50,24 +50,20 @@ json relation_io_rows(const postgres::Stats& s, bool bytes) {
 // that wrote WAL (xlog.c's pgstat_count_io_op_time calls).
 void add_wal_io_rows(json& rows, const postgres::Stats& s) {
   constexpr std::array<const char*, 4> kTypes{"client backend", "background writer", "checkpointer", "walwriter"};
+  const auto add = [&rows](const char* type, const char* context, std::int64_t writes, std::int64_t bytes,
+                           std::int64_t fsyncs) {
+    if (writes + fsyncs == 0) return;
+    rows.push_back(json{{"backend_type", type},
+                        {"object", "wal"},
+                        {"context", context},
+                        {"writes", writes},
+                        {"write_bytes", bytes},
+                        {"fsyncs", fsyncs}});
+  };
   for (std::size_t kind = 0; kind < kTypes.size(); ++kind) {
     const postgres::Stats::WalIo& io = s.wal_io[kind];
-    if (io.writes + io.fsyncs > 0) {
-      rows.push_back(json{{"backend_type", kTypes[kind]},
-                          {"object", "wal"},
-                          {"context", "normal"},
-                          {"writes", io.writes},
-                          {"write_bytes", io.write_bytes},
-                          {"fsyncs", io.fsyncs}});
-    }
-    if (io.init_writes + io.init_fsyncs > 0) {
-      rows.push_back(json{{"backend_type", kTypes[kind]},
-                          {"object", "wal"},
-                          {"context", "init"},
-                          {"writes", io.init_writes},
-                          {"write_bytes", io.init_write_bytes},
-                          {"fsyncs", io.init_fsyncs}});
-    }
+    add(kTypes[kind], "normal", io.writes, io.write_bytes, io.fsyncs);
+    add(kTypes[kind], "init", io.init_writes, io.init_write_bytes, io.init_fsyncs);
   }
 }
 
