@@ -32,6 +32,13 @@ json applicable_device_settings(const json& device, const disk::DeviceConfig& co
   return out;
 }
 
+void erase_settings_release_lacks(json& postgres, const postgres::PostgresConfig& config) {
+  const postgres::Version version(config.version);
+  if (!version.at_least(90300)) postgres.erase("data_checksums");
+  if (!version.at_least(90400)) postgres.erase("wal_log_hints");
+  if (!version.at_least(180000)) erase_keys(postgres, {"io_method", "io_workers"});
+}
+
 json applicable_postgres_settings(const json& postgres, const postgres::PostgresConfig& config) {
   json out = postgres;
   const postgres::Version version(config.version);
@@ -45,6 +52,7 @@ json applicable_postgres_settings(const json& postgres, const postgres::Postgres
                {"checkpoint_flush_after", "bgwriter_flush_after", "backend_flush_after", "wal_writer_flush_after"});
   }
   if (!version.at_least(140000)) out.erase("track_wal_io_timing");
+  erase_settings_release_lacks(out, config);
   if (out.contains("synchronous_commit")) out["synchronous_commit"] = config.synchronous_commit ? "on" : "off";
   return out;
 }

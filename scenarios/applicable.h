@@ -23,6 +23,12 @@ json applicable_device_settings(const json& device, const disk::DeviceConfig& co
 // from 14; synchronous_commit as on or off, PostgreSQL's enum words.
 json applicable_postgres_settings(const json& postgres, const postgres::PostgresConfig& config);
 
+// The keys of settings added after 17's were modelled (data_checksums from
+// 9.3, wal_log_hints from 9.4, io_method and io_workers from 18), erased for a
+// release without them: the resolved settings (run.json, summary.json) keep
+// only the ones the release has.
+void erase_settings_release_lacks(json& postgres, const postgres::PostgresConfig& config);
+
 json applicable_settings(const Scenario& s);
 
 }  // namespace ckptsim::scenarios

@@ -150,6 +150,9 @@ Pasted paste_postgresql_conf(const std::string& text, const std::string& where,
   // postgres.version picks the release; it is not a postgresql.conf line.
   std::vector<std::string> settable = modelled;
   std::erase(settable, "version");
+  // data_checksums is initdb's choice: a read-only parameter the server does
+  // not take from postgresql.conf (postgres.data_checksums sets it).
+  std::erase(settable, "data_checksums");
   const std::vector<std::string>& real = postgres_parameter_names();
   Pasted pasted;
   const std::vector<std::string> lines = lines_of(text);

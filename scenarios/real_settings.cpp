@@ -1,7 +1,8 @@
 // scenarios/real_settings.cpp
 //
 // Name lists gathered from PostgreSQL's guc_tables.c (guc.c before 15) of
-// each release 9.0-17 and from Linux's kernel/sysctl.c and mm/ sysctl tables.
+// each release 9.0-18 (18's io_* from release-18.sgml) and from Linux's
+// kernel/sysctl.c and mm/ sysctl tables.
 #include "scenarios/real_settings.h"
 
 #include <algorithm>
@@ -100,6 +101,10 @@ const std::vector<std::string>& postgres_parameter_names() {
       "effective_io_concurrency",
       "maintenance_io_concurrency",
       "io_combine_limit",
+      "io_max_combine_limit",
+      "io_max_concurrency",
+      "io_method",
+      "io_workers",
       "max_worker_processes",
       "max_parallel_workers_per_gather",
       "max_parallel_maintenance_workers",

@@ -11,7 +11,7 @@
 
 namespace ckptsim::scenarios {
 
-// Every postgresql.conf parameter of PostgreSQL 9.0 to 17 (the union; the
+// Every postgresql.conf parameter of PostgreSQL 9.0 to 18 (the union; the
 // server's own pg_settings names, lower case).
 const std::vector<std::string>& postgres_parameter_names();
 

@@ -7,6 +7,7 @@
 #include "scenarios/resolve.h"
 
 #include "models/postgres/version.h"
+#include "scenarios/applicable.h"
 #include "scenarios/limits.h"
 #include "scenarios/version_gates.h"
 
@@ -317,6 +318,7 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
                            {"wal", normalise_device(s.wal_device, schemas)}};
   s.resolved["os"] = schemas.os.normalise(s.os);
   s.resolved["postgres"] = schemas.postgres.normalise(s.postgres);
+  erase_settings_release_lacks(s.resolved["postgres"], s.postgres);
   s.resolved["pgbench"] = schemas.pgbench.normalise(s.pgbench);
   s.resolved["init"] = schemas.init.normalise(s.init);
   s.resolved["warmup"] = schemas.warmup.normalise(s.warmup);

@@ -45,7 +45,11 @@ void describe_postgres(Schema<postgres::PostgresConfig>& s) {
       .duration("commit_delay", &PostgresConfig::commit_delay, kMicrosecond, 0, 100000 * kMicrosecond)
       .integer("commit_siblings", &PostgresConfig::commit_siblings, 0, 1000)
       .boolean("log_checkpoints", &PostgresConfig::log_checkpoints)
-      .boolean("track_wal_io_timing", &PostgresConfig::track_wal_io_timing);
+      .boolean("track_wal_io_timing", &PostgresConfig::track_wal_io_timing)
+      .boolean("data_checksums", &PostgresConfig::data_checksums)
+      .boolean("wal_log_hints", &PostgresConfig::wal_log_hints)
+      .choice("io_method", &PostgresConfig::io_method, postgres::kIoMethodNames)
+      .integer("io_workers", &PostgresConfig::io_workers, 1, 32);
 }
 
 }  // namespace ckptsim::scenarios

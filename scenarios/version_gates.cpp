@@ -8,6 +8,9 @@
 //   checkpoint_timeout: 30s..1h until 9.5, 30s..1d from 9.6.
 //   synchronous_commit: a boolean in 9.0; local from 9.1, remote_write from
 //   9.2, remote_apply from 9.6 (synchronous_commit_options).
+//   data_checksums: initdb's --data-checksums and the read-only GUC from 9.3
+//   (release-9.3.sgml); wal_log_hints from 9.4 (release-9.4.sgml); io_method
+//   and io_workers from 18 (release-18.sgml, "Add an asynchronous I/O subsystem").
 #include "scenarios/version_gates.h"
 
 #include <array>
@@ -77,6 +80,13 @@ void check_version_gates(const json& written, const Layers& layers, const Scenar
       errors.add(origins.of("checkpoint_timeout"), format_duration(s.postgres.checkpoint_timeout) +
                                                        " is out of range for " + release +
                                                        " (30s..1h; 9.6 raised the limit to 1d)");
+    }
+  }
+  if (!version.at_least(90300) && written.contains("data_checksums")) missing("data_checksums", "9.3's initdb");
+  if (!version.at_least(90400) && written.contains("wal_log_hints")) missing("wal_log_hints", "9.4");
+  if (!version.at_least(180000)) {
+    for (const char* key : {"io_method", "io_workers"}) {
+      if (written.contains(key)) missing(key, "18");
     }
   }
   if (written.contains("wal_compression")) {

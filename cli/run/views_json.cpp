@@ -1,26 +1,77 @@
 #include "cli/run/views_json.h"
 
+#include <array>
+
 namespace ckptsim::cli {
 
 using json = nlohmann::ordered_json;
 
 namespace {
 
-// pg_stat_io's relation / normal rows of the three process types that write
-// shared buffers (16+). A count a backend type never has is NULL in the view
-// (pgstat_tracks_io_op: the checkpointer and bgwriter do not extend or evict).
-json pg_stat_io_json(const postgres::Stats& s) {
+constexpr std::int64_t kBlockBytes = 8192;  // BLCKSZ: 16 and 17's op_bytes, 18's bytes per block
+
+// pg_stat_io's relation / normal rows of the three process types that read or
+// write shared buffers (16+), with the columns the model counts (the *_time
+// columns need track_io_timing, which is not modelled). A count a backend type
+// never has is NULL in the view (pgstat_tracks_io_op: the checkpointer and
+// bgwriter do not read, extend or evict; reuses exist only in the bulk
+// contexts). 16 and 17 give op_bytes, 18 bytes per operation instead.
+json relation_io_rows(const postgres::Stats& s, bool bytes) {
   const json null;
-  auto row = [](const char* type, const json& writes, const json& writebacks, const json& extends, const json& fsyncs,
-                const json& evictions) {
-    return json{{"backend_type", type},     {"object", "relation"}, {"context", "normal"}, {"writes", writes},
-                {"writebacks", writebacks}, {"extends", extends},   {"fsyncs", fsyncs},    {"evictions", evictions}};
+  auto row = [&](const char* type, const json& reads, const json& writes, const json& writebacks, const json& extends,
+                 const json& hits, const json& evictions, const json& fsyncs) {
+    const auto in_bytes = [&](const json& count) {
+      return count.is_null() ? null : json(count.get<std::int64_t>() * kBlockBytes);
+    };
+    json r{{"backend_type", type}, {"object", "relation"}, {"context", "normal"}, {"reads", reads}};
+    if (bytes) r["read_bytes"] = in_bytes(reads);
+    r["writes"] = writes;
+    if (bytes) r["write_bytes"] = in_bytes(writes);
+    r["writebacks"] = writebacks;
+    r["extends"] = extends;
+    if (bytes) r["extend_bytes"] = in_bytes(extends);
+    if (!bytes) r["op_bytes"] = kBlockBytes;
+    r["hits"] = hits;
+    r["evictions"] = evictions;
+    r["reuses"] = null;
+    r["fsyncs"] = fsyncs;
+    return r;
   };
   return json::array(
-      {row("client backend", s.buffers_backend - s.backend_extends, s.backend_writebacks, s.backend_extends,
-           s.buffers_backend_fsync, s.backend_evictions),
-       row("checkpointer", s.buffers_checkpoint, s.checkpointer_writebacks, null, s.checkpointer_fsyncs, null),
-       row("background writer", s.buffers_clean, s.bgwriter_writebacks, null, s.bgwriter_fsyncs, null)});
+      {row("client backend", s.blks_read, s.buffers_backend - s.backend_extends, s.backend_writebacks,
+           s.backend_extends, s.blks_hit, s.backend_evictions, s.buffers_backend_fsync),
+       row("checkpointer", null, s.buffers_checkpoint, s.checkpointer_writebacks, null, null, null,
+           s.checkpointer_fsyncs),
+       row("background writer", null, s.buffers_clean, s.bgwriter_writebacks, null, null, null, s.bgwriter_fsyncs)});
+}
+
+// 18's WAL rows (object wal): XLogWrite's writes and issue_xlog_fsync's syncs
+// in context normal, XLogFileInit's in context init, for each process type
+// that wrote WAL (xlog.c's pgstat_count_io_op_time calls).
+void add_wal_io_rows(json& rows, const postgres::Stats& s) {
+  constexpr std::array<const char*, 4> kTypes{"client backend", "background writer", "checkpointer", "walwriter"};
+  const auto add = [&rows](const char* type, const char* context, std::int64_t writes, std::int64_t bytes,
+                           std::int64_t fsyncs) {
+    if (writes + fsyncs == 0) return;
+    rows.push_back(json{{"backend_type", type},
+                        {"object", "wal"},
+                        {"context", context},
+                        {"writes", writes},
+                        {"write_bytes", bytes},
+                        {"fsyncs", fsyncs}});
+  };
+  for (std::size_t kind = 0; kind < kTypes.size(); ++kind) {
+    const postgres::Stats::WalIo& io = s.wal_io[kind];
+    add(kTypes[kind], "normal", io.writes, io.write_bytes, io.fsyncs);
+    add(kTypes[kind], "init", io.init_writes, io.init_write_bytes, io.init_fsyncs);
+  }
+}
+
+json pg_stat_io_json(const postgres::Stats& s, const postgres::Version& version) {
+  const bool v18 = version.has_io_bytes_and_wal_rows();
+  json rows = relation_io_rows(s, v18);
+  if (v18) add_wal_io_rows(rows, s);
+  return rows;
 }
 
 }  // namespace
@@ -30,11 +81,13 @@ json server_views_json(const postgres::Server& server, sim::Time origin) {
   const postgres::Version& version = server.version();
   json out;
   if (version.has_pg_stat_checkpointer()) {
-    out["pg_stat_checkpointer"] = json{{"num_timed", s.checkpoints_timed},
-                                       {"num_requested", s.checkpoints_req},
-                                       {"write_time", s.checkpoint_write_time},
-                                       {"sync_time", s.checkpoint_sync_time},
-                                       {"buffers_written", s.buffers_checkpoint}};
+    json checkpointer{{"num_timed", s.checkpoints_timed}, {"num_requested", s.checkpoints_req}};
+    if (version.has_io_bytes_and_wal_rows()) checkpointer["num_done"] = s.checkpoints_done;
+    checkpointer["write_time"] = s.checkpoint_write_time;
+    checkpointer["sync_time"] = s.checkpoint_sync_time;
+    checkpointer["buffers_written"] = s.buffers_checkpoint;
+    if (version.has_io_bytes_and_wal_rows()) checkpointer["slru_written"] = s.slru_written;
+    out["pg_stat_checkpointer"] = checkpointer;
     out["pg_stat_bgwriter"] = json{{"buffers_clean", s.buffers_clean},
                                    {"maxwritten_clean", s.maxwritten_clean},
                                    {"buffers_alloc", s.buffers_alloc}};
@@ -52,11 +105,18 @@ json server_views_json(const postgres::Server& server, sim::Time origin) {
     bg["buffers_alloc"] = s.buffers_alloc;
     out["pg_stat_bgwriter"] = bg;
   }
-  if (version.has_pg_stat_io()) out["pg_stat_io"] = pg_stat_io_json(s);
-  out["pg_stat_wal"] = json{{"wal_records", s.wal_records},       {"wal_fpi", s.wal_fpi},
-                            {"wal_bytes", s.wal_bytes},           {"wal_buffers_full", s.wal_buffers_full},
-                            {"wal_write", s.wal_write},           {"wal_sync", s.wal_sync},
-                            {"wal_write_time", s.wal_write_time}, {"wal_sync_time", s.wal_sync_time}};
+  if (version.has_pg_stat_io()) out["pg_stat_io"] = pg_stat_io_json(s, version);
+  json wal{{"wal_records", s.wal_records},
+           {"wal_fpi", s.wal_fpi},
+           {"wal_bytes", s.wal_bytes},
+           {"wal_buffers_full", s.wal_buffers_full}};
+  if (!version.has_io_bytes_and_wal_rows()) {
+    wal["wal_write"] = s.wal_write;
+    wal["wal_sync"] = s.wal_sync;
+    wal["wal_write_time"] = s.wal_write_time;
+    wal["wal_sync_time"] = s.wal_sync_time;
+  }
+  out["pg_stat_wal"] = wal;
   out["pg_stat_database"] = json{{"blks_hit", s.blks_hit}, {"blks_read", s.blks_read}, {"xact_commit", s.xact_commit}};
   json checkpoints = json::array();
   for (const postgres::CheckpointRecord& c : server.checkpoints_since_reset()) {

@@ -25,11 +25,17 @@ void plan_accounts(Statement st, ScriptState& s, PgbenchTables& t, double hot_up
   const int n = t.accounts_index.path(s.aid, path);
   read_path(out, t.accounts_pkey, path, n);
   const std::int64_t heap = PgbenchTables::account_block(s.aid);
+  const auto row = static_cast<std::size_t>(s.aid);
   if (st == Statement::SelectAccounts) {
     if (s.second_version_page == heap) out.add({Kind::Read, t.accounts, heap, 0});
-    out.add({Kind::Read, t.accounts, heap, 0});
+    const bool hints = !s.account_updated && t.accounts_unhinted[row];
+    if (hints) t.accounts_unhinted[row] = false;
+    out.add({Kind::Read, t.accounts, heap, 0, hints});
     return;
   }
+  const bool hints = t.accounts_unhinted[row];
+  t.accounts_unhinted[row] = true;  // this transaction's versions, once it commits
+  s.account_updated = true;
   const auto page = static_cast<std::size_t>(heap);
   const bool first = !t.accounts_updated[page];
   const bool hot = !first && rng.uniform01() < hot_update_ratio;
@@ -37,13 +43,13 @@ void plan_accounts(Statement st, ScriptState& s, PgbenchTables& t, double hot_up
   // A page still all-visible since the load: heap_update pins its visibility map page.
   if (first) out.add({Kind::Read, t.accounts_vm, heap / kHeapPagesPerVmPage, 0});
   if (hot) {
-    out.add({Kind::Modify, t.accounts, heap, kHotUpdateRecord});
+    out.add({Kind::Modify, t.accounts, heap, kHotUpdateRecord, hints});
     return;
   }
   // Not HOT: the new version goes to the table's last page, and the index
   // gets an entry for it through a fresh descent (_bt_doinsert), whose
   // uniqueness check visits the old version's heap page.
-  out.add({Kind::Modify, t.accounts, heap, kNonHotUpdateRecord - kNewVersionPart});
+  out.add({Kind::Modify, t.accounts, heap, kNonHotUpdateRecord - kNewVersionPart, hints});
   out.add({Kind::Insert, t.accounts, kAccountsPerPage, kNewVersionPart});
   read_path(out, t.accounts_pkey, path, n - 1);
   out.add({Kind::Read, t.accounts, heap, 0});
@@ -54,7 +60,7 @@ void plan_accounts(Statement st, ScriptState& s, PgbenchTables& t, double hot_up
 }
 
 // Tellers and branches, both tiny: the row lock (held to commit), a descent of the pkey, the HOT update.
-void plan_small_table(Statement st, const ScriptState& s, const PgbenchTables& t, PageAccesses& out) {
+void plan_small_table(Statement st, const ScriptState& s, PgbenchTables& t, PageAccesses& out) {
   const bool teller = st == Statement::UpdateTellers;
   const postgres::RelationId heap = teller ? t.tellers : t.branches;
   const std::int64_t row = teller ? s.tid : s.bid;
@@ -62,7 +68,10 @@ void plan_small_table(Statement st, const ScriptState& s, const PgbenchTables& t
   std::array<std::int64_t, 8> path{};
   const int n = (teller ? t.tellers_index : t.branches_index).path(row, path);
   read_path(out, teller ? t.tellers_pkey : t.branches_pkey, path, n);
-  out.add({Kind::Modify, heap, PgbenchTables::small_row_block(row), kHotUpdateRecord});
+  std::vector<bool>& unhinted = teller ? t.tellers_unhinted : t.branches_unhinted;
+  const bool hints = unhinted[static_cast<std::size_t>(row)];
+  unhinted[static_cast<std::size_t>(row)] = true;
+  out.add({Kind::Modify, heap, PgbenchTables::small_row_block(row), kHotUpdateRecord, hints});
 }
 }  // namespace
 

@@ -12,7 +12,10 @@
 // first access, so the random stream is drawn in the statement's order.
 // A non-HOT update's two block references are logged as two records whose
 // sizes add up to the real one (the new version's page through
-// Backend::insert). Left out: index-only scans, pruning, FSM lookups.
+// Backend::insert). A row updated by a committed transaction that nobody has
+// looked at since has versions without hint bits: the next statement to look
+// at it sets them (PgbenchTables' *_unhinted). Left out: index-only scans,
+// pruning, FSM lookups.
 #pragma once
 
 #include <array>
@@ -28,8 +31,9 @@ struct PageAccess {
   enum class Kind : std::uint8_t { Read, Modify, Insert, LockRow, Commit };
   Kind kind = Kind::Read;
   postgres::RelationId rel = -1;
-  std::int64_t block = 0;  // the row for LockRow, tuples per page for Insert
-  int record_bytes = 0;    // the WAL record of a Modify or Insert
+  std::int64_t block = 0;   // the row for LockRow, tuples per page for Insert
+  int record_bytes = 0;     // the WAL record of a Modify or Insert
+  bool sets_hints = false;  // a Read or Modify that meets a row's versions not yet hinted
 };
 
 // At most 2 descents of 8 levels and 5 heap / map accesses: no allocation per statement.
@@ -49,6 +53,7 @@ class PageAccesses {
 struct ScriptState {
   std::int64_t aid = 0, tid = 0, bid = 0;
   std::int64_t second_version_page = -1;  // set by a non-HOT update, for the SELECT after it
+  bool account_updated = false;           // this transaction updated the aid row (its own versions need no hints)
 };
 
 // The accesses of `statement`; draws from `rng` (HOT or not) and marks the accounts page updated.

@@ -49,6 +49,9 @@ PgbenchTables::PgbenchTables(postgres::Server& server, std::int64_t s)
   tellers = server.create_relation("pgbench_tellers", ceil_div(tellers_rows, kSmallRowsPerPage));
   accounts = server.create_relation("pgbench_accounts", ceil_div(accounts_rows, kAccountsPerPage));
   accounts_updated.assign(static_cast<std::size_t>(ceil_div(accounts_rows, kAccountsPerPage)), false);
+  accounts_unhinted.assign(static_cast<std::size_t>(accounts_rows), false);
+  tellers_unhinted.assign(static_cast<std::size_t>(tellers_rows), false);
+  branches_unhinted.assign(static_cast<std::size_t>(branches_rows), false);
   history = server.create_relation("pgbench_history", 0);  // truncated before each run
   accounts_vm = server.create_relation("pgbench_accounts_vm",
                                        ceil_div(ceil_div(accounts_rows, kAccountsPerPage), kHeapPagesPerVmPage));

@@ -72,6 +72,10 @@ struct PgbenchTables {
   // later updates are mostly HOT. Kept across the warmup and the run, as the
   // database is.
   std::vector<bool> accounts_updated;
+  // Rows whose newest versions were written by a transaction that nobody has
+  // looked at since: their hint bits (HEAP_XMIN_COMMITTED, HEAP_XMAX_COMMITTED)
+  // are still unset. pgbench -i's VACUUM leaves every row hinted.
+  std::vector<bool> accounts_unhinted, tellers_unhinted, branches_unhinted;
 
   static std::int64_t account_block(std::int64_t aid) { return aid / kAccountsPerPage; }  // 0-based
   static std::int64_t small_row_block(std::int64_t row) { return row / kSmallRowsPerPage; }

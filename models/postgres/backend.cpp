@@ -21,12 +21,24 @@ Backend::Backend(const SharedState& shared, os::OsTask& task)
 void Backend::begin_write() {
   if (in_write_xact_) return;
   in_write_xact_ = true;  // an xid is assigned
+  ++shared_.xids_assigned;
   ++shared_.active_write_xacts;
 }
 
-sim::Task<> Backend::read(RelationId rel, std::int64_t block) {
+sim::Task<> Backend::read(RelationId rel, std::int64_t block, bool sets_hints) {
   const BufferId id = co_await shared_.bufmgr.read_buffer(proc_, rel, block);
+  if (sets_hints) co_await set_hint_bits(id, rel, block);
   shared_.bufmgr.release(id);
+}
+
+sim::Task<> Backend::set_hint_bits(BufferId id, RelationId rel, std::int64_t block) {
+  BufferManager& bufmgr = shared_.bufmgr;
+  if (bufmgr.dirty_since_write_began(id)) co_return;
+  const auto page_lsn = [&]() -> Lsn& { return shared_.rels.rel(rel).page_lsn[static_cast<std::size_t>(block)]; };
+  Lsn image_end = 0;
+  if (hint_bits_logged(shared_.config)) image_end = co_await shared_.wal.save_buffer_for_hint(proc_, page_lsn());
+  // PageSetLSN only if this call dirtied the buffer (a buffer being written keeps its LSN).
+  if (bufmgr.mark_dirty_hint(id, image_end) && image_end != 0) page_lsn() = image_end;
 }
 
 sim::Task<> Backend::change_page(BufferId id, RelationId rel, std::int64_t block, int record_bytes, bool new_page) {
@@ -43,9 +55,11 @@ sim::Task<> Backend::change_page(BufferId id, RelationId rel, std::int64_t block
   bufmgr.release(id);
 }
 
-sim::Task<> Backend::modify(RelationId rel, std::int64_t block, int record_bytes) {
+sim::Task<> Backend::modify(RelationId rel, std::int64_t block, int record_bytes, bool sets_hints) {
   begin_write();
   const BufferId id = co_await shared_.bufmgr.read_buffer(proc_, rel, block);
+  // The row's versions are looked at (and hinted) before heap_update changes the page.
+  if (sets_hints && hint_bits_logged(shared_.config)) co_await set_hint_bits(id, rel, block);
   co_await change_page(id, rel, block, record_bytes, false);
 }
 

@@ -7,8 +7,19 @@
 // (with a full-page image if this is the page's first change since the redo
 // point), the page's LSN, MarkBufferDirty, unlock, unpin.
 //
+// Hint bits: a statement that looks at a row whose last updater has committed
+// since anyone last looked sets the tuples' hint bits (SetHintBits in
+// heapam_visibility.c) and calls MarkBufferDirtyHint (bufmgr.c): unless the
+// buffer is dirty already, that dirties it, and with data_checksums or
+// wal_log_hints (XLogHintBitIsNeeded) first WAL-logs the page's image if it
+// has not changed since the redo point (XLogSaveBufferForHint). Before an
+// UPDATE of the same page this only moves the image from the update's record
+// into an XLOG_FPI_FOR_HINT record; without WAL-logged hints it dirties the
+// buffer a moment before the update does, which is left to the update.
+//
 // Left out: the executor and planner (their CPU is charged by pgbench),
-// subtransactions, hint bits, HOT pruning.
+// subtransactions, HOT pruning, hint bits on index pages (LP_DEAD), the
+// checksum's CPU on each read and write.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +50,7 @@ struct SharedState {
   BufferManager& bufmgr;
   LockTable& locks;
   std::int64_t& active_write_xacts;  // transactions with an xid: commit_siblings counts them
+  std::int64_t& xids_assigned;       // GetNewTransactionId's count since the cluster started
 };
 
 class Backend {
@@ -47,11 +59,12 @@ class Backend {
   Backend(const Backend&) = delete;
   Backend& operator=(const Backend&) = delete;
 
-  // ReadBuffer + (pin/unpin): a SELECT or an index probe touching one page.
-  sim::Task<> read(RelationId rel, std::int64_t block);
+  // ReadBuffer + (pin/unpin): a SELECT or an index probe touching one page;
+  // `sets_hints`: it meets tuples whose hint bits are not yet set.
+  sim::Task<> read(RelationId rel, std::int64_t block, bool sets_hints = false);
   // A page modified by an UPDATE / index insert: read if needed, then the page-modify sequence
   // with a WAL record of record_bytes.
-  sim::Task<> modify(RelationId rel, std::int64_t block, int record_bytes);
+  sim::Task<> modify(RelationId rel, std::int64_t block, int record_bytes, bool sets_hints = false);
   // An INSERT into the relation's last page; extends the relation by one page (a new page, no FPI)
   // when the last one holds tuples_per_page tuples.
   sim::Task<> insert(RelationId rel, int tuples_per_page, int record_bytes);
@@ -74,6 +87,8 @@ class Backend {
 
  private:
   void begin_write();
+  // SetHintBits' MarkBufferDirtyHint on a pinned buffer.
+  sim::Task<> set_hint_bits(BufferId id, RelationId rel, std::int64_t block);
   void release_locks();
   // The page-modify sequence on a pinned buffer; `new_page`: the record initialises the page
   // (XLOG_HEAP_INIT_PAGE) and carries no image.

@@ -80,6 +80,17 @@ void BufferManager::mark_dirty(BufferId id, Lsn lsn) {
   b.just_dirtied = true;
 }
 
+bool BufferManager::mark_dirty_hint(BufferId id, Lsn lsn) {
+  BufferDesc& b = pool_.mutable_desc(id);
+  const bool dirtied = !b.dirty;
+  // A hint alone need not survive a crash: without an image it leaves dirty_since unset.
+  if (dirtied) b.dirty_since = lsn;
+  b.dirty = true;
+  b.just_dirtied = true;
+  if (dirtied) ++stats_.hint_dirtied;
+  return dirtied;
+}
+
 sim::Task<bool> BufferManager::flush_buffer(PgProc& proc, BufferId id) {
   BufferDesc& b = pool_.mutable_desc(id);
   sim::LWLock& content_lock = pool_.content_lock(id);

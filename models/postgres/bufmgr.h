@@ -58,6 +58,11 @@ class BufferManager {
   sim::Task<ContentLock> lock_exclusive(PgProc& proc, BufferId id);
   // MarkBufferDirty after the change's WAL record ending at `lsn`.
   void mark_dirty(BufferId id, Lsn lsn);
+  // MarkBufferDirtyHint's first test: BM_DIRTY and BM_JUST_DIRTIED both set, nothing to do.
+  bool dirty_since_write_began(BufferId id) const { return pool_.desc(id).dirty && pool_.desc(id).just_dirtied; }
+  // MarkBufferDirtyHint's end, with the XLOG_FPI_FOR_HINT record's end (0: none): true if the
+  // buffer was clean, when the caller sets the page's LSN to `lsn`.
+  bool mark_dirty_hint(BufferId id, Lsn lsn);
 
   // FlushBuffer on a pinned buffer: false if it was clean by the time we could write it.
   sim::Task<bool> flush_buffer(PgProc& proc, BufferId id);

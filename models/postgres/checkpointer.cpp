@@ -4,6 +4,7 @@
 #include "models/postgres/checkpointer.h"
 
 #include "models/postgres/checkpoint_sync.h"
+#include "models/postgres/slru.h"
 
 #include <algorithm>
 #include <cmath>
@@ -93,10 +94,15 @@ sim::Process Checkpointer::run(PgProc& proc, BackgroundWriter* bgwriter) {
 
 sim::Task<> Checkpointer::create_checkpoint(PgProc& proc, int flags, BackgroundWriter* bgwriter) {
   const sim::Time start = sim_.now();
+  CheckpointEnd end;
   // A timed checkpoint with nothing logged since the previous one is skipped, silently.
   if (!(flags & (kCheckpointForce | kCheckpointShutdown)) && wal_.insert_lsn() == last_record_end_) co_return;
 
   const Lsn redo = wal_.set_redo_ptr();
+  // CheckPointGuts writes the SLRUs before the shared buffers.
+  end.slru_written = slru_pages_written_by_checkpoint(xids_at_last_checkpoint_, xids_assigned(), bufmgr_.pool().size());
+  xids_at_last_checkpoint_ = xids_assigned();
+  stats_.slru_written += end.slru_written;
   phase_ = CheckpointPhase::Write;
   if (config_.log_checkpoints && log_)
     log_(start, log_prefix(start, pid_) + checkpoint_starting_message(version_, flags));
@@ -106,7 +112,6 @@ sim::Task<> Checkpointer::create_checkpoint(PgProc& proc, int flags, BackgroundW
   const Lsn write_end_lsn = wal_.insert_lsn();
   phase_ = CheckpointPhase::Sync;
 
-  CheckpointEnd end;
   co_await process_sync_requests(sim_, proc, queue_, bufmgr_.relations(), config_, stats_, end);
   const sim::Time sync_end = sim_.now();
 

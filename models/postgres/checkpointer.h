@@ -77,9 +77,12 @@ class Checkpointer {
 
   void set_log(std::function<void(sim::Time, const std::string&)> log) { log_ = std::move(log); }
   void set_pid(int pid) noexcept { pid_ = pid; }
+  // The server's count of transaction ids assigned, for the SLRU pages a checkpoint writes (slru.h).
+  void set_xid_counter(const std::int64_t* xids) noexcept { xids_ = xids; }
 
  private:
   sim::Task<> create_checkpoint(PgProc& proc, int flags, BackgroundWriter* bgwriter);
+  std::int64_t xids_assigned() const noexcept { return xids_ != nullptr ? *xids_ : 0; }
   std::int64_t recycle_limit_segno(Lsn redo) const;
   std::int64_t now_seconds() const noexcept { return sim_.now() / sim::kSecond; }
 
@@ -105,6 +108,8 @@ class Checkpointer {
   Lsn completed_redo_ = 0;
   double distance_estimate_ = 0;
   std::vector<CheckpointRecord> history_;
+  const std::int64_t* xids_ = nullptr;
+  std::int64_t xids_at_last_checkpoint_ = 0;
 };
 
 }  // namespace ckptsim::postgres

@@ -84,9 +84,10 @@ std::string format_lsn(std::int64_t lsn) {
 
 std::string checkpoint_complete_message(const Version& v, const CheckpointEnd& e) {
   std::string m = fmt::format(
-      "checkpoint complete: wrote {} buffers ({:.1f}%); {} {} added, {} removed, {} recycled; write={} s, "
+      "checkpoint complete: wrote {} buffers ({:.1f}%){}; {} {} added, {} removed, {} recycled; write={} s, "
       "sync={} s, total={} s",
-      e.buffers_written, static_cast<double>(e.buffers_written) * 100.0 / static_cast<double>(e.nbuffers), e.segs_added,
+      e.buffers_written, static_cast<double>(e.buffers_written) * 100.0 / static_cast<double>(e.nbuffers),
+      v.log_slru_buffers() ? fmt::format(", wrote {} SLRU buffers", e.slru_written) : std::string(), e.segs_added,
       v.wal_file_words(), e.segs_removed, e.segs_recycled, seconds_ms(v, e.write), seconds_ms(v, e.sync),
       seconds_ms(v, e.total));
   if (v.log_sync_stats()) {

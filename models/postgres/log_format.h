@@ -44,6 +44,7 @@ std::string checkpoint_starting_message(const Version& version, int flags);
 struct CheckpointEnd {
   std::int64_t buffers_written = 0;
   std::int64_t nbuffers = 1;
+  std::int64_t slru_written = 0;  // 18 logs it
   int segs_added = 0;
   int segs_removed = 0;
   int segs_recycled = 0;

@@ -32,6 +32,16 @@ inline constexpr sim::EnumNames<WalCompression, 4> kWalCompressionNames{{{"off",
                                                                          {"lz4", WalCompression::Lz4},
                                                                          {"zstd", WalCompression::Zstd}}};
 
+// io_method (18+): how asynchronous reads are executed. Every read the model
+// makes is a ReadBuffer of one block, which 18 runs synchronously in the
+// backend whatever the method (ReadBuffer_common passes
+// READ_BUFFERS_SYNCHRONOUSLY, so pgaio_io_needs_synchronous_execution in aio.c
+// says yes); read streams (sequential scans, VACUUM), the only users of the
+// workers or io_uring, are not part of a pgbench run.
+enum class IoMethod : std::uint8_t { Sync, Worker, IoUring };
+inline constexpr sim::EnumNames<IoMethod, 3> kIoMethodNames{
+    {{"sync", IoMethod::Sync}, {"worker", IoMethod::Worker}, {"io_uring", IoMethod::IoUring}}};
+
 struct PostgresConfig {
   std::string version = "15";
   sim::Bytes shared_buffers = 128 * sim::kMiB;
@@ -65,8 +75,22 @@ struct PostgresConfig {
   sim::Duration commit_delay = 0;
   std::int64_t commit_siblings = 5;  // commit_delay only with this many other open transactions
   bool log_checkpoints = true;
-  bool track_wal_io_timing = false;  // 14+: pg_stat_wal's wal_write_time / wal_sync_time
+  bool track_wal_io_timing = false;  // 14+: pg_stat_wal's wal_write_time / wal_sync_time (18: pg_stat_io's)
+  // initdb --data-checksums (9.3+; initdb's default from 18): a checksum on
+  // every data page. A cluster property (the GUC is read-only), so a chained
+  // grid cannot vary it.
+  bool data_checksums = false;
+  // 9.4+: WAL-log hint-bit changes as if checksums were on.
+  bool wal_log_hints = false;
+  IoMethod io_method = IoMethod::Worker;  // 18+ (18's default)
+  std::int64_t io_workers = 3;            // 18+
 };
+
+// XLogHintBitIsNeeded (xlog.h): with checksums or wal_log_hints, the first
+// change of a page after a checkpoint's redo point that only sets hint bits
+// is WAL-logged with a full-page image (MarkBufferDirtyHint ->
+// XLogSaveBufferForHint), so that a torn write of it can be repaired.
+inline bool hint_bits_logged(const PostgresConfig& c) { return c.data_checksums || c.wal_log_hints; }
 
 // wal_buffers as the server sizes it: -1 means 1/32 of shared_buffers, at
 // least 8 pages (64 kB), at most one WAL segment (16 MB).

@@ -34,6 +34,7 @@ Server::Server(sim::Simulator& sim, sim::Resource& cpus, os::FileSystem& fs, con
       checkpointer_(sim, &cpus, bufmgr_, wal_, queue_, config_, version_, stats_),
       locks_(sim) {
   wal_.set_active_xacts(&active_write_xacts_);
+  checkpointer_.set_xid_counter(&xids_assigned_);
   wal_.on_segment_finished([this](std::int64_t segno) { checkpointer_.wal_segment_finished(segno); });
   checkpointer_.set_log([this](sim::Time t, const std::string& line) { log(t, line); });
   checkpoint_writeback_ = std::make_unique<WritebackContext>(
@@ -112,7 +113,8 @@ void Server::reload(const PostgresConfig& c) {
 Backend& Server::connect() {
   os::OsTask& task = fs_.new_task("postgres: backend " + std::to_string(backends_.size() + 1));
   backends_.push_back(std::make_unique<Backend>(
-      SharedState{sim_, config_, version_, stats_, rels_, wal_, bufmgr_, locks_, active_write_xacts_}, task));
+      SharedState{sim_, config_, version_, stats_, rels_, wal_, bufmgr_, locks_, active_write_xacts_, xids_assigned_},
+      task));
   return *backends_.back();
 }
 

@@ -132,6 +132,7 @@ class Server {
   bool started_ = false;
   std::vector<std::unique_ptr<Backend>> backends_;
   std::int64_t active_write_xacts_ = 0;
+  std::int64_t xids_assigned_ = 0;
   LockTable locks_;
   std::function<void(std::string_view)> sink_;
   sim::Time stats_reset_at_ = 0;

@@ -13,6 +13,7 @@
 // cadence because it is read-and-reset by the bgwriter (StrategySyncStart).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -59,15 +60,29 @@ struct Stats {
   std::int64_t checkpointer_fsyncs = 0;      // segment files fsync'ed in the sync phase (mdsyncfiletag)
   std::int64_t bgwriter_fsyncs = 0;          // the request queue full: the bgwriter fsyncs itself
 
+  // pg_stat_io's WAL rows (18), per process kind in ProcKind's order (client
+  // backend, background writer, checkpointer, walwriter): XLogWrite's
+  // pg_pwrite calls and issue_xlog_fsync's syncs in context normal;
+  // XLogFileInit's zero-fill (one write of the segment) and its fsync in
+  // context init.
+  struct WalIo {
+    std::int64_t writes = 0, write_bytes = 0, fsyncs = 0;
+    std::int64_t init_writes = 0, init_write_bytes = 0, init_fsyncs = 0;
+  };
+  std::array<WalIo, 4> wal_io{};
+
   // pg_stat_database
   std::int64_t blks_hit = 0;
   std::int64_t blks_read = 0;
   std::int64_t xact_commit = 0;
 
   // Not in a view, but useful to tests and reports.
-  std::int64_t checkpoints_done = 0;         // checkpoints that ran to completion (not skipped as idle)
+  std::int64_t checkpoints_done = 0;         // checkpoints that ran to completion (not skipped as idle; 18's num_done)
+  std::int64_t slru_written = 0;             // SLRU pages the checkpoints wrote (18's slru_written, slru.h)
   std::int64_t sync_requests_compacted = 0;  // times the fsync request queue was compacted
   std::int64_t wal_flushes = 0;              // XLogFlush calls that wrote and fdatasync'ed (group commits)
+  std::int64_t wal_fpi_for_hint = 0;         // XLOG_FPI_FOR_HINT records (their images count in wal_fpi too)
+  std::int64_t hint_dirtied = 0;             // clean buffers dirtied by a hint-bit change alone
   std::int64_t wal_segments_added = 0;
   std::int64_t wal_segments_removed = 0;
   std::int64_t wal_segments_recycled = 0;

@@ -13,7 +13,7 @@ namespace ckptsim::postgres {
 
 class Version {
  public:
-  // "9.0" .. "9.6", "10" .. "17"; anything unparsable is treated as 17.
+  // "9.0" .. "9.6", "10" .. "18"; anything unparsable is treated as 17.
   explicit Version(std::string_view text);
 
   int num() const noexcept { return num_; }
@@ -44,11 +44,18 @@ class Version {
   bool has_pg_stat_checkpointer() const noexcept { return num_ >= 170000; }
   // 16: pg_stat_io, rows per backend type, object and context.
   bool has_pg_stat_io() const noexcept { return num_ >= 160000; }
+  // 18 (release-18.sgml): pg_stat_io counts bytes (read_bytes, write_bytes,
+  // extend_bytes; op_bytes removed) and has WAL rows; pg_stat_wal loses
+  // wal_write, wal_sync, wal_write_time, wal_sync_time; pg_stat_checkpointer
+  // gains num_done and slru_written.
+  bool has_io_bytes_and_wal_rows() const noexcept { return num_ >= 180000; }
 
   // log_checkpoints line shapes.
   bool log_sync_stats() const noexcept { return num_ >= 90100; }
   bool log_distance() const noexcept { return num_ >= 90500; }
   bool log_lsns() const noexcept { return num_ >= 160000; }
+  // 18: "wrote N buffers (P%), wrote M SLRU buffers;" (LogCheckpointEnd).
+  bool log_slru_buffers() const noexcept { return num_ >= 180000; }
   const char* wal_file_words() const noexcept { return num_ >= 100000 ? "WAL file(s)" : "transaction log file(s)"; }
   const char* wal_cause_word() const noexcept { return num_ >= 120000 ? "wal" : "xlog"; }
   // 15+ prints elapsed times rounded up to the millisecond (TimestampDifferenceMilliseconds);

@@ -10,6 +10,9 @@ namespace ckptsim::postgres {
 namespace {
 constexpr int kPageHeaderBytes = 24;      // XLogPageHeaderData
 constexpr int kLongPageHeaderBytes = 40;  // XLogLongPageHeaderData, a segment's first page
+// XLOG_FPI_FOR_HINT without its image: XLogRecord (24), the block header (4),
+// RelFileLocator (12) and BlockNumber (4); the image header is in kFullPageImageBytes.
+constexpr int kHintRecordBytes = 44;
 }  // namespace
 
 Wal::Wal(sim::Simulator& sim, os::FileSystem& fs, const PostgresConfig& config, Version version, Stats& stats)
@@ -40,11 +43,21 @@ Lsn Wal::advance(Lsn pos, std::int64_t bytes) {
 }
 
 sim::Task<Lsn> Wal::insert(const PgProc& proc, int record_bytes, const Lsn* page_lsn) {
+  return insert_record(proc, record_bytes, page_lsn, false);
+}
+
+sim::Task<Lsn> Wal::save_buffer_for_hint(const PgProc& proc, Lsn page_lsn) {
+  if (page_lsn > redo_) co_return Lsn{0};
+  ++stats_.wal_fpi_for_hint;
+  co_return co_await insert_record(proc, kHintRecordBytes, &page_lsn, true);
+}
+
+sim::Task<Lsn> Wal::insert_record(const PgProc& proc, int record_bytes, const Lsn* page_lsn, bool force_image) {
   // ReserveXLogInsertLocation, with the image decision made against the redo pointer of this instant.
   std::int64_t size = record_bytes;
   const bool first_change = page_lsn != nullptr && *page_lsn <= redo_;
   ledger_.count_record(first_change);
-  if (first_change && config_.full_page_writes) {
+  if (first_change && (config_.full_page_writes || force_image)) {
     size += config_.wal_compression != WalCompression::Off ? kFullPageImageBytes / 3 : kFullPageImageBytes;
     ++stats_.wal_fpi;
   }
@@ -119,6 +132,9 @@ sim::Task<> Wal::write(const PgProc& proc, Lsn upto, bool flush) {
       count_io_time(stats_.wal_write_time, start);
     }
     ++stats_.wal_write;
+    Stats::WalIo& io = stats_.wal_io[static_cast<std::size_t>(proc.kind)];
+    ++io.writes;
+    io.write_bytes += (end_block - first_block) * kWalPageBytes;
     written_ = piece_end;
     if (piece_end == seg_end) {
       // A finished segment is synced at once, then may trigger a checkpoint.
@@ -149,6 +165,7 @@ sim::Task<> Wal::issue_xlog_fsync(const PgProc& proc, os::FileId file) {
     count_io_time(stats_.wal_sync_time, start);
   }
   ++stats_.wal_sync;
+  ++stats_.wal_io[static_cast<std::size_t>(proc.kind)].fsyncs;
 }
 
 sim::Task<int> Wal::preallocate(const PgProc& proc) {

@@ -8,6 +8,8 @@
 // carries a full-page image: the first change of a page whose LSN is at or
 // before RedoRecPtr does, when full_page_writes is on (8100 bytes for a
 // pgbench page with its hole removed; a third of that with wal_compression).
+// A hint-bit change with checksums or wal_log_hints logs the page's image in
+// a record of its own (save_buffer_for_hint) under the same rule.
 // When the ring of wal_buffers would be overrun, the inserter writes the
 // oldest WAL itself (wal_buffers_full).
 //
@@ -59,6 +61,10 @@ class Wal {
   // carries its full-page image if the page was not changed since the redo point. Returns the
   // record's end LSN (the page's new LSN).
   sim::Task<Lsn> insert(const PgProc& proc, int record_bytes, const Lsn* page_lsn = nullptr);
+  // XLogSaveBufferForHint (xloginsert.c): for a hint-bit change, an XLOG_FPI_FOR_HINT record
+  // whose image is forced (REGBUF_FORCE_IMAGE, whatever full_page_writes says) if the page has
+  // not changed since the redo point; 0 (no record) if it has.
+  sim::Task<Lsn> save_buffer_for_hint(const PgProc& proc, Lsn page_lsn);
   // XLogFlush.
   sim::Task<> flush(const PgProc& proc, Lsn target);
   // XLogBackgroundFlush's write under WALWriteLock, once no one else holds
@@ -98,6 +104,7 @@ class Wal {
 
  private:
   static Lsn advance(Lsn pos, std::int64_t bytes);
+  sim::Task<Lsn> insert_record(const PgProc& proc, int record_bytes, const Lsn* page_lsn, bool force_image);
   sim::Task<> write(const PgProc& proc, Lsn upto, bool flush);
   void count_io_time(double& total_ms, sim::Time start) const;  // track_wal_io_timing
   sim::Task<> issue_xlog_fsync(const PgProc& proc, os::FileId file);

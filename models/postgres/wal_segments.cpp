@@ -45,13 +45,17 @@ sim::Task<os::FileId> WalSegments::open(const PgProc& proc, std::int64_t segno) 
   slot(segno) = file;
   newest_file_segno_ = std::max(newest_file_segno_, segno);
   ++stats_.wal_segments_added;
+  Stats::WalIo& io = stats_.wal_io[static_cast<std::size_t>(proc.kind)];
   {
     const WaitScope waiting = report_wait(proc, WaitEvent::WalInitWrite);
     co_await fs_.write(*proc.task, file, 0, kBlocksPerWalSegment);
   }
+  ++io.init_writes;
+  io.init_write_bytes += kWalSegmentBytes;
   if (config_.fsync) {  // pg_fsync
     const WaitScope waiting = report_wait(proc, WaitEvent::WalInitSync);
     co_await fs_.fsync(*proc.task, file);
+    ++io.init_fsyncs;
   }
   co_return file;
 }

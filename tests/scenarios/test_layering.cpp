@@ -190,10 +190,10 @@ TEST_CASE("an unknown preset is an error listing the available ones") {
         "/preset/0: unknown preset \"box/e2-host\" (available: box/cloud-vm, box/e1-host, os/linux-3.0, "
         "os/linux-3.2, os/linux-modern, postgres/9.0, postgres/9.1, postgres/9.2, postgres/9.3, "
         "postgres/9.4, postgres/9.5, postgres/9.6, postgres/10, postgres/11, postgres/12, "
-        "postgres/13, postgres/14, postgres/15, postgres/16, postgres/17)");
+        "postgres/13, postgres/14, postgres/15, postgres/16, postgres/17, postgres/18)");
   CHECK(errors_of({{"postgres", {{"version", "9.7"}}}}) ==
         std::vector<std::string>{"/postgres/version: \"9.7\" is not one of 9.0, 9.1, 9.2, 9.3, 9.4, 9.5, 9.6, "
-                                 "10, 11, 12, 13, 14, 15, 16, 17"});
+                                 "10, 11, 12, 13, 14, 15, 16, 17, 18"});
   CHECK(errors_of({{"hardware", {{"device", "floppy"}}}}) ==
         std::vector<std::string>{"/hardware/device: \"floppy\" is not one of azure-premium-p10, azure-premium-p20, "
                                  "azure-premium-p30, ebs-gp2-100, ebs-gp2-500, ebs-gp2-1000, ebs-gp2-5334, ebs-gp3, "

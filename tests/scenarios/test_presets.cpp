@@ -57,6 +57,7 @@ TEST_CASE("list_presets sorts by kind, then names in natural version order") {
                       "postgres/15",
                       "postgres/16",
                       "postgres/17",
+                      "postgres/18",
                   });
 }
 
@@ -101,10 +102,13 @@ TEST_CASE("every shipped component preset loads cleanly") {
   }
 }
 
+namespace {
+postgres::PostgresConfig pg(const std::string& version) {
+  return testing::load({{"postgres", {{"version", version}}}}).points.at(0).scenario.postgres;
+}
+}  // namespace
+
 TEST_CASE("version presets switch what changed between releases") {
-  const auto pg = [](const std::string& version) {
-    return testing::load({{"postgres", {{"version", version}}}}).points.at(0).scenario.postgres;
-  };
   // wal_buffers: fixed 64kB in 9.0, automatic from 9.1.
   CHECK(pg("9.0").wal_buffers == 64 * sim::kKiB);
   CHECK(pg("9.1").wal_buffers == -1);
@@ -118,4 +122,25 @@ TEST_CASE("version presets switch what changed between releases") {
   CHECK(pg("17").checkpoint_completion_target == 0.9);
   CHECK(pg("9.6").log_checkpoints == false);
   CHECK(pg("15").log_checkpoints == true);
+  // 18: initdb enables data checksums (release-18.sgml, "Change initdb to default to enabling checksums").
+  CHECK(pg("17").data_checksums == false);
+  CHECK(pg("18").data_checksums == true);
+  CHECK(pg("18").wal_log_hints == false);
+  CHECK(pg("18").io_method == postgres::IoMethod::Worker);
+  CHECK(pg("18").io_workers == 3);
+}
+
+TEST_CASE("16, 17 and 18 have the same defaults for every other modelled setting") {
+  // guc_tables.c of 16, 17 and 18: no default of a modelled setting changed; 18's
+  // changes to effective_io_concurrency / maintenance_io_concurrency (16) touch no modelled path.
+  const auto resolved = [](const std::string& version) {
+    json pg = testing::load({{"postgres", {{"version", version}}}}).points.at(0).scenario.resolved.at("postgres");
+    for (const char* key : {"version", "data_checksums", "io_method", "io_workers"}) pg.erase(key);
+    return pg;
+  };
+  const json fifteen = resolved("15");
+  for (const char* version : {"16", "17", "18"}) {
+    CAPTURE(version);
+    CHECK(resolved(version) == fifteen);
+  }
 }

@@ -115,3 +115,34 @@ TEST_CASE("a fraction for an integer setting is refused before 12 (parse_int rea
   CHECK(only({{"postgres", {{"version", "12"}, {"shared_buffers", "1.5GB"}}}}).postgres.shared_buffers ==
         1536 * sim::kMiB);
 }
+
+TEST_CASE("data_checksums came with 9.3's initdb, wal_log_hints with 9.4, io_method and io_workers with 18") {
+  CHECK(errors_of({{"postgres", {{"version", "9.2"}, {"data_checksums", true}}}}) ==
+        std::vector<std::string>{"/postgres/data_checksums: PostgreSQL 9.2 has no data_checksums "
+                                 "(it came with 9.3's initdb)"});
+  CHECK(errors_of({{"postgres", {{"version", "9.3"}, {"wal_log_hints", true}}}}) ==
+        std::vector<std::string>{"/postgres/wal_log_hints: PostgreSQL 9.3 has no wal_log_hints (it came with 9.4)"});
+  CHECK(errors_of({{"postgres", {{"version", "17"}, {"io_method", "sync"}, {"io_workers", 4}}}}) ==
+        std::vector<std::string>{"/postgres/io_method: PostgreSQL 17 has no io_method (it came with 18)",
+                                 "/postgres/io_workers: PostgreSQL 17 has no io_workers (it came with 18)"});
+  CHECK(errors_of({{"postgres", {{"version", "18"}, {"io_method", "posix_aio"}}}}).size() == 1);
+  // 18's preset: initdb's checksums on, io_method worker; the resolved settings of an older
+  // release carry no io_* keys.
+  const Scenario v18 = only({{"postgres", {{"version", "18"}}}});
+  CHECK(v18.postgres.data_checksums);
+  CHECK(v18.postgres.io_method == postgres::IoMethod::Worker);
+  CHECK(v18.postgres.io_workers == 3);
+  const Scenario v17 = only({{"postgres", {{"version", "17"}, {"wal_log_hints", true}}}});
+  CHECK_FALSE(v17.postgres.data_checksums);
+  CHECK(v17.postgres.wal_log_hints);
+  CHECK_FALSE(v17.resolved.at("postgres").contains("io_method"));
+  CHECK(v18.resolved.at("postgres").at("io_method") == "worker");
+  CHECK_FALSE(only({{"postgres", {{"version", "9.2"}}}}).resolved.at("postgres").contains("data_checksums"));
+}
+
+TEST_CASE("a pasted postgresql.conf cannot turn data checksums on: initdb chose them") {
+  LoadOptions options;
+  options.sets = {"postgres.version=17", "postgres.conf=data_checksums = on"};
+  const Scenario s = only(json::object(), options);
+  CHECK_FALSE(s.postgres.data_checksums);
+}
