@@ -2,7 +2,6 @@
 
 #include "scenarios/chain.h"
 #include "scenarios/layers.h"
-#include "scenarios/paste.h"
 
 namespace ckptsim::scenarios {
 
@@ -28,13 +27,9 @@ std::vector<Bundle> read_bundle_axis(const std::string& axis, const json& bundle
     Bundle bundle{.name = name, .settings = {}};
     for (const auto& [path, value] : settings.items()) {
       const std::string in = at + "/" + path;
-      if (is_pasted_path(path)) {
-        errors.add(in,
-                   "pasted text cannot be part of a bundle (it would lay a whole command line over --set); "
-                   "give the settings it holds, e.g. \"pgbench.rate\"");
-        continue;
-      }
-      const auto setting = split_setting_path(path, in, schemas, errors);
+      const auto setting = split_grid_path(path, in, schemas, errors,
+                                           "pasted text cannot be part of a bundle (it would lay a whole command "
+                                           "line over --set); give the settings it holds, e.g. \"pgbench.rate\"");
       if (setting) bundle.settings.push_back({path, setting->first, setting->second, value, in});
     }
     out.push_back(std::move(bundle));

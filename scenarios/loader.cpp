@@ -256,13 +256,11 @@ std::vector<GridAxis> read_grid(const json& grid, const Schemas& schemas, Errors
       continue;
     }
     // postgres.conf, os.sysctl, pgbench.command: text that sets many settings, no one setting to vary.
-    if (is_pasted_path(path)) {
-      errors.add(where,
-                 "pasted text (postgres.conf, os.sysctl, pgbench.command, warmup.command) cannot be a grid "
-                 "axis; vary the settings it holds, one axis each, e.g. \"postgres.shared_buffers\"");
-      continue;
-    }
-    const auto setting = split_setting_path(path, where, schemas, errors);
+    const auto setting =
+        split_grid_path(path, where, schemas, errors,
+                        "pasted text (postgres.conf, os.sysctl, pgbench.command, warmup.command) cannot be a grid "
+                        "axis; vary the settings it holds, one axis each, e.g. \"postgres.shared_buffers\"");
+    if (!setting && is_pasted_path(path)) continue;  // refused whatever its values
     if (!values.is_array() || values.empty()) {
       errors.add(where, shown(values) + " is not a non-empty list of values");
       continue;
