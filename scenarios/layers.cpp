@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "scenarios/paste.h"
 #include "scenarios/same_layer.h"
 
 namespace ckptsim::scenarios {
@@ -62,6 +63,16 @@ std::optional<std::pair<std::string, std::string>> split_setting_path(const std:
   errors.add(where, suggestion ? "unknown setting; did you mean " + *suggestion + "?"
                                : "unknown setting (expected section.key, e.g. postgres.shared_buffers)");
   return std::nullopt;
+}
+
+std::optional<std::pair<std::string, std::string>> split_grid_path(const std::string& path, const std::string& where,
+                                                                   const Schemas& schemas, Errors& errors,
+                                                                   const std::string& pasted_refusal) {
+  if (is_pasted_path(path)) {
+    errors.add(where, pasted_refusal);
+    return std::nullopt;
+  }
+  return split_setting_path(path, where, schemas, errors);
 }
 
 }  // namespace ckptsim::scenarios

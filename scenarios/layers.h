@@ -40,4 +40,11 @@ class Layers {
 std::optional<std::pair<std::string, std::string>> split_setting_path(const std::string& path, const std::string& where,
                                                                       const Schemas& schemas, Errors& errors);
 
+// split_setting_path for a grid entry (an axis or a bundle's setting): pasted
+// text (postgres.conf, pgbench.command, ...) names no one setting and is
+// refused under `where` with `pasted_refusal`.
+std::optional<std::pair<std::string, std::string>> split_grid_path(const std::string& path, const std::string& where,
+                                                                   const Schemas& schemas, Errors& errors,
+                                                                   const std::string& pasted_refusal);
+
 }  // namespace ckptsim::scenarios

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "scenarios/bundle_axis.h"
 #include "scenarios/chain.h"
 #include "scenarios/layers.h"
 #include "scenarios/paste.h"
@@ -43,12 +44,6 @@ std::string paste_key(const std::string& section) {
   if (section == "os") return "sysctl";
   if (section == "pgbench" || section == "warmup") return "command";
   return "";
-}
-
-// Whether a setting path names pasted text: postgres.conf, os.sysctl, pgbench.command, warmup.command.
-bool is_pasted_path(const std::string& path) {
-  const auto dot = path.find('.');
-  return dot != std::string::npos && paste_key(path.substr(0, dot)) == path.substr(dot + 1);
 }
 
 // Lays a section's pasted text as settings; the real names it ignores go
@@ -214,8 +209,34 @@ void lay_sets(const std::vector<std::string>& sets, const Schemas& schemas, Laye
 
 struct GridAxis {
   std::string path, section, key;
-  std::vector<json> values;
+  std::vector<json> values;     // for a bundle axis: the bundles' names
+  std::vector<Bundle> bundles;  // a named axis of setting bundles (bundle_axis.h); empty for a setting path
 };
+
+// Lays a grid point's value of `axis`: one setting, or each setting of a bundle.
+void lay_axis_value(const GridAxis& axis, std::size_t at, Layers& layers) {
+  if (axis.bundles.empty()) {
+    layers.set(axis.section, axis.key, axis.values[at], "/grid/" + axis.path + "/" + std::to_string(at));
+    return;
+  }
+  for (const BundleSetting& s : axis.bundles[at].settings) layers.set(s.section, s.key, s.value, s.where);
+}
+
+// The setting paths an axis varies, each with its values: for a bundle axis,
+// each path its bundles set (a path may not vary on two axes: the later would
+// silently win).
+std::vector<std::pair<std::string, std::vector<json>>> varied_paths(const GridAxis& axis) {
+  if (axis.bundles.empty()) return {{axis.path, axis.values}};
+  std::vector<std::pair<std::string, std::vector<json>>> out;
+  for (const Bundle& bundle : axis.bundles) {
+    for (const BundleSetting& s : bundle.settings) {
+      auto it = std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == s.path; });
+      if (it == out.end()) it = out.insert(out.end(), {s.path, {}});
+      it->second.push_back(s.value);
+    }
+  }
+  return out;
+}
 
 std::vector<GridAxis> read_grid(const json& grid, const Schemas& schemas, Errors& errors) {
   std::vector<GridAxis> axes;
@@ -226,14 +247,20 @@ std::vector<GridAxis> read_grid(const json& grid, const Schemas& schemas, Errors
   for (const auto& [path, values] : grid.items()) {
     if (is_chain_key(path)) continue;  // chain.h
     const std::string where = "/grid/" + path;
-    // postgres.conf, os.sysctl, pgbench.command: text that sets many settings, no one setting to vary.
-    if (is_pasted_path(path)) {
-      errors.add(where,
-                 "pasted text (postgres.conf, os.sysctl, pgbench.command, warmup.command) cannot be a grid "
-                 "axis; vary the settings it holds, one axis each, e.g. \"postgres.shared_buffers\"");
+    if (is_bundle_axis(path) && values.is_object()) {
+      std::vector<Bundle> bundles = read_bundle_axis(path, values, schemas, errors);
+      if (bundles.empty()) continue;
+      GridAxis axis{path, "", "", {}, std::move(bundles)};
+      for (const Bundle& bundle : axis.bundles) axis.values.emplace_back(bundle.name);
+      axes.push_back(std::move(axis));
       continue;
     }
-    const auto setting = split_setting_path(path, where, schemas, errors);
+    // postgres.conf, os.sysctl, pgbench.command: text that sets many settings, no one setting to vary.
+    const auto setting =
+        split_grid_path(path, where, schemas, errors,
+                        "pasted text (postgres.conf, os.sysctl, pgbench.command, warmup.command) cannot be a grid "
+                        "axis; vary the settings it holds, one axis each, e.g. \"postgres.shared_buffers\"");
+    if (!setting && is_pasted_path(path)) continue;  // refused whatever its values
     if (!values.is_array() || values.empty()) {
       errors.add(where, shown(values) + " is not a non-empty list of values");
       continue;
@@ -251,10 +278,20 @@ std::vector<GridAxis> read_grid(const json& grid, const Schemas& schemas, Errors
       }
     }
     if (repeated) continue;
-    axes.push_back({path, setting->first, setting->second, {values.begin(), values.end()}});
+    axes.push_back({path, setting->first, setting->second, {values.begin(), values.end()}, {}});
   }
   std::vector<std::pair<std::string, std::vector<json>>> paths;
-  for (const GridAxis& axis : axes) paths.emplace_back(axis.path, axis.values);
+  std::map<std::string, std::string> varied_by;  // setting path -> the axis that varies it
+  for (const GridAxis& axis : axes) {
+    for (auto& [path, values] : varied_paths(axis)) {
+      const auto [other, fresh] = varied_by.emplace(path, axis.path);
+      if (!fresh) {
+        errors.add("/grid/" + axis.path,
+                   "varies " + path + ", which /grid/" + other->second + " also varies; give each setting on one axis");
+      }
+      paths.emplace_back(path, std::move(values));
+    }
+  }
   check_grid_pairs(paths, errors);
   return axes;
 }
@@ -305,8 +342,16 @@ bool check_chain_axes(const std::vector<GridAxis>& axes, Errors& errors) {
   const std::size_t before = errors.size();
   if (axes.empty()) errors.add("/grid/chain", "a chain needs at least one setting path with values to run through");
   for (const GridAxis& axis : axes) {
-    const std::string why = chain_refusal(axis.section, axis.key);
-    if (!why.empty()) errors.add("/grid/" + axis.path, "cannot vary along a chained grid: " + why);
+    if (axis.bundles.empty()) {
+      const std::string why = chain_refusal(axis.section, axis.key);
+      if (!why.empty()) errors.add("/grid/" + axis.path, "cannot vary along a chained grid: " + why);
+    }
+    for (const Bundle& bundle : axis.bundles) {
+      for (const BundleSetting& s : bundle.settings) {
+        const std::string why = chain_refusal(s.section, s.key);
+        if (!why.empty()) errors.add(s.where, "cannot vary along a chained grid: " + why);
+      }
+    }
   }
   return errors.size() == before;
 }
@@ -323,6 +368,11 @@ void put_in_chain_order(Plan& plan, const ChainSpec& chain, Errors& errors) {
 constexpr std::size_t kMaxPointName = 255;  // NAME_MAX: a point names a folder
 
 }  // namespace
+
+bool is_pasted_path(const std::string& path) {
+  const auto dot = path.find('.');
+  return dot != std::string::npos && paste_key(path.substr(0, dot)) == path.substr(dot + 1);
+}
 
 std::string point_name(const std::vector<std::pair<std::string, json>>& values) {
   std::string name;
@@ -383,9 +433,8 @@ Plan load_plan(const json& doc, [[maybe_unused]] const fs::path& base_dir, const
     GridPoint point;
     Layers layers = base;
     for (std::size_t i = 0; i < axes.size(); ++i) {
-      const json& value = axes[i].values[at[i]];
-      layers.set(axes[i].section, axes[i].key, value, "/grid/" + axes[i].path + "/" + std::to_string(at[i]));
-      point.values.emplace_back(axes[i].path, value);
+      lay_axis_value(axes[i], at[i], layers);
+      point.values.emplace_back(axes[i].path, axes[i].values[at[i]]);
     }
     point.name = point_name(point.values);
     if (point.name.size() > kMaxPointName) {

@@ -44,4 +44,7 @@ Pasted paste_sysctl_conf(const std::string& text, const std::string& where, cons
 // measured run's database.
 Pasted paste_pgbench_command(const std::string& text, const std::string& where, bool with_scale, Errors& errors);
 
+// Whether a setting path names pasted text: postgres.conf, os.sysctl, pgbench.command, warmup.command.
+bool is_pasted_path(const std::string& path);
+
 }  // namespace ckptsim::scenarios

@@ -122,7 +122,12 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
       continue;
     }
     if (start.scheduled > sim_.now()) co_await sim_.sleep_until(start.scheduled);
-    const sim::Time begin = sim_.now();
+    // CSTATE_START_TX's txn_begin: under -R, when the thread's loop gets round
+    // to the client, so time spent waiting for the loop (another client's
+    // round trip, or its disconnect) is lag; without -R, txn_scheduled is
+    // txn_begin and lag is 0.
+    sim::Time begin = start.scheduled;
+    bool first_statement = true;
 
     // CSTATE_START_TX: the script's variables.
     ScriptState vars;
@@ -134,6 +139,8 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
       // loop is busy meanwhile), then the server's CPU for the statement.
       {
         const auto serving = co_await c.thread.loop.hold();
+        if (config_.rate > 0 && first_statement) begin = sim_.now();
+        first_statement = false;
         co_await cpus_.use(config_.cpu_client);
       }
       be.begin_statement();
@@ -160,8 +167,11 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
     ++done;
   }
 
-  // Closing the connection keeps the thread busy: its other clients wait (E4).
-  if (by_count) co_await c.thread.loop.use(config_.disconnect_time);
+  // CSTATE_FINISHED's finishCon: closing the connection keeps the thread
+  // busy, its other clients wait (E4). After -t's last transaction, after
+  // -T's end, and under -R -T as soon as the next scheduled start falls
+  // beyond the end (CSTATE_PREPARE_THROTTLE), which is before the end.
+  co_await c.thread.loop.use(config_.disconnect_time);
   if (--clients_running_ == 0) {
     finished_at_ = sim_.now();
     if (stop_when_finished_) sim_.stop();

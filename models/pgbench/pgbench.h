@@ -1,14 +1,22 @@
 // models/pgbench/pgbench.h
 //
-// One pgbench invocation (pgbench.c: main, threadRun,
-// advanceConnectionState, processXactStats) against the simulated server.
+// One pgbench invocation (pgbench.c of REL_15_STABLE: main, threadRun,
+// advanceConnectionState, processXactStats, finishCon) against the
+// simulated server.
 //
 // Modelled: -c clients, each with its own server connection (a backend);
 // -j threads, each an event loop that serves its clients one at a time
 // (clients spread over threads as pgbench 9.6+ does), so time that one
-// client's work takes on its thread delays the others; -T or -t; -R with a
-// per-thread Poisson schedule whose cursor never slips, latency measured
-// from the scheduled start; -L skipping (under -R) and late counting; -M as
+// client's work takes on its thread delays the others; -T or -t; closing
+// each connection at the end (CSTATE_FINISHED's finishCon, disconnect_time
+// on the thread's loop): after -t's last transaction, after -T's end, and
+// under -R -T as soon as a client's next scheduled start falls beyond the
+// end, so the other clients of the thread wait meanwhile, in the last
+// second of a -T run as well as a -t one (E4); -R with a per-thread Poisson
+// schedule whose cursor never slips, latency measured from the scheduled
+// start (txn_scheduled) and lag up to when the thread's loop gets round to
+// the client (txn_begin), so time waiting for the loop is lag; -L skipping
+// (under -R) and late counting; -M as
 // a CPU cost per statement; the built-in scripts' page accesses (B-tree
 // descents, heap pages, HOT or non-HOT updates, history appends, row locks
 // on tellers and branches; page_accesses.h) through the PostgreSQL model.

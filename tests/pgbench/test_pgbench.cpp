@@ -107,3 +107,37 @@ TEST_CASE("pgbench_history grows by one page per 155 inserts") {
   m.run(c, "again");
   CHECK(m.server.relation_blocks(m.tables.history) == 2);
 }
+
+TEST_CASE("-R -T: clients whose next start falls beyond the end disconnect before it, delaying their thread's others") {
+  // 64 clients at 2000 tps, 2 ms per disconnect. On one thread the schedule's
+  // cursor runs ~32 ms ahead of the clock (one 0.5 ms gap per waiting client), so
+  // in the last tens of ms each client that finishes a transaction draws a start
+  // beyond the end and closes its connection at once, holding the thread's loop:
+  // the others' transactions start late (lag) and finish late (latency). One
+  // thread per client has nobody to delay.
+  const auto last_second = [](std::int64_t threads) {
+    Machine m;
+    PgbenchConfig c = select_only(64, threads);
+    c.rate = 2000;
+    c.disconnect_time = 2 * sim::kMillisecond;
+    pgbench::Pgbench bench(m.sim, m.cores, m.server, m.tables, c, 1, "run");
+    const sim::Time end = m.sim.now() + c.duration;
+    bench.start(end);
+    m.sim.run_until(end - sim::kSecond);
+    bench.stats().take_interval();
+    m.sim.run_until(end);
+    return bench.stats().take_interval();
+  };
+  const TransactionSums shared = last_second(1);
+  const TransactionSums apart = last_second(64);
+  CAPTURE(shared.lag_avg_ms());
+  CAPTURE(apart.lag_avg_ms());
+  CAPTURE(shared.latency_avg_ms());
+  CAPTURE(apart.latency_avg_ms());
+  CHECK(apart.lag_avg_ms() < 0.1);  // a client waits for nobody but itself
+  CHECK(shared.lag_avg_ms() > 10 * apart.lag_avg_ms());
+  // Counted are the transactions done by the end; those pushed past it are not.
+  CHECK(shared.latency_avg_ms() > 2 * apart.latency_avg_ms());
+  // Lag is part of the latency (both count from the schedule).
+  CHECK(shared.latency_avg_ms() > shared.lag_avg_ms());
+}

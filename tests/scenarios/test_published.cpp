@@ -63,3 +63,15 @@ TEST_CASE("the shipped E1 scenarios carry the published figures of their four po
     CHECK(plan.published->points.size() == 4);
   }
 }
+
+TEST_CASE("e1-small.json and e1-medium.json carry the published figures of the full-speed test types") {
+  for (const char* file : {"e1-small.json", "e1-medium.json"}) {
+    CAPTURE(file);
+    const scenarios::Plan plan = scenarios::load_plan(scenarios::project_home() / "scenarios" / file);
+    REQUIRE(plan.published.has_value());
+    CHECK(plan.points.size() == 20);  // 5 test types x sort x flush
+    REQUIRE(plan.published->points.size() == 8);
+    for (const scenarios::PublishedPoint& p : plan.published->points)
+      CHECK((p.point.starts_with("test=c1,") || p.point.starts_with("test=j2c4,")));
+  }
+}
