@@ -16,7 +16,9 @@
    waits for the disk), and pgbench's own latency at -c 1 minus the server's
    share for the client side (socket round trips and pgbench), spread over
    the five round trips of a -N transaction. A prepared statement is not
-   re-planned: cpu_parse does not enter.
+   re-planned: cpu_parse does not enter. PostgreSQL 15's pg_stat_statements
+   does not list BEGIN and END sent by the extended protocol: their server
+   time then stays in the client share (cpu_begin_end and cpu_commit 0).
 4. ckptsim run with the calibrated preset (--preset-file), hardware.cpus 2,
    linux-modern, the same settings and the measured CPU costs; then
    `ckptsim compare` of the real -P log and the simulated run, and the table

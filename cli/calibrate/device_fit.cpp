@@ -83,8 +83,8 @@ disk::DeviceConfig flash_start(const FioReport& fio) {
   // units x flash_page / (program_time x WA), and a flush waits for the last
   // program, so few units keep program_time near a real flash program's.
   d.read_time = clamp_ns(1e9 / fio["randread-8k-qd1"].iops / 2, sim::kMicrosecond, sim::kSecond);
-  const double busy = 1.5 * std::max(fio["randread-4k-qd32"].iops, fio["randread-8k-qd32"].iops) *
-                      sim::to_seconds(d.read_time);
+  const double busy =
+      1.5 * std::max(fio["randread-4k-qd32"].iops, fio["randread-8k-qd32"].iops) * sim::to_seconds(d.read_time);
   d.channels = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(busy)), 8, 256);
   d.dies_per_channel = 1;
   d.planes = 1;
@@ -93,13 +93,14 @@ disk::DeviceConfig flash_start(const FioReport& fio) {
   d.ftl_overhead = 0;  // folded into read_time
   d.host_overhead = 10 * sim::kMicrosecond;
   d.write_overhead = 0;
-  d.host_iops_cap =
-      std::llround(1.2 * std::max(fio["randread-4k-qd32"].iops, fio["randread-8k-qd32"].iops));
+  d.host_iops_cap = std::llround(1.2 * std::max(fio["randread-4k-qd32"].iops, fio["randread-8k-qd32"].iops));
   const double best_mib_s = std::max(fio["seqread-128k"].mb_per_s, fio["seqwrite-128k"].mb_per_s);
   d.link_rate = whole_mib(2 * best_mib_s * sim::kMiB);
   d.program_time = 1 * sim::kMillisecond;
   d.over_provisioning = 0.20;
-  d.write_buffer = 64 * sim::kMiB;
+  // A small buffer: it fills within the ramp of a fitting round, so the
+  // rounds see the sustained write rate that fio's 10 s jobs see.
+  d.write_buffer = 8 * sim::kMiB;
   // Without a volatile cache a flush is free: a write-and-fdatasync cycle
   // clearly longer than a write alone (10 % and 20 us) says there is one.
   const double write_us = 1e6 / fio["randwrite-8k-qd1"].iops, fsync_us = 1e6 / fio["fsync-8k"].iops;
@@ -124,8 +125,8 @@ void correct_flash(disk::DeviceConfig& d, const Figures& f) {
   const double cap = geometric_mean(f.rate_ratio("randread-4k-qd32"), f.rate_ratio("randread-8k-qd32"));
   d.host_iops_cap = std::clamp<std::int64_t>(std::llround(static_cast<double>(d.host_iops_cap) * cap), 10, 100000000);
   // A 128k read's cycle gains 128k / link_rate: move the link's time per byte.
-  const double ns_per_byte = 1e9 / static_cast<double>(d.link_rate) +
-                             f.shortfall("seqread-128k") / static_cast<double>(128 * sim::kKiB);
+  const double ns_per_byte =
+      1e9 / static_cast<double>(d.link_rate) + f.shortfall("seqread-128k") / static_cast<double>(128 * sim::kKiB);
   d.link_rate = whole_mib(1e9 / std::max(ns_per_byte, 1e-3));
   const double write_gap = (f.shortfall("randwrite-4k-qd1") + f.shortfall("randwrite-8k-qd1")) / 2;
   d.write_overhead = clamp_ns(static_cast<double>(d.write_overhead) + write_gap, 0, sim::kSecond);
@@ -172,7 +173,9 @@ void correct_flash(disk::DeviceConfig& d, const Figures& f) {
 disk::DeviceConfig hdd_start(const FioReport& fio) {
   disk::DeviceConfig d;  // the defaults are hdd-7200-sata's
   const double read_ms = 1e3 / fio["randread-8k-qd1"].iops;
-  d.rpm = read_ms >= 10 ? 7200 : read_ms >= 7 ? 10000 : 15000;
+  // Half a turn (4.2 ms at 7,200 rpm, 3 at 10,000, 2 at 15,000) plus a seek
+  // that is short within fio's 2 GB file.
+  d.rpm = read_ms >= 5 ? 7200 : read_ms >= 3.5 ? 10000 : 15000;
   d.write_cache = fio["randwrite-8k-qd1"].iops > 2 * fio["randread-8k-qd1"].iops;
   return d;
 }
@@ -239,10 +242,11 @@ DeviceFit fit_device(const FioReport& fio, const os::OsConfig& os_config, std::u
     fit.shape = iops_plateau(fio, plateau) ? DeviceShape::ThrottledVolume : DeviceShape::Flash;
     fit.reason = fit.shape == DeviceShape::Flash
                      ? fmt::format("a random 8k read at QD1 takes {:.3f} ms: no seek", read_ms)
-                     : fmt::format("random reads and writes at QD32, 4k and 8k, all plateau near {:.0f} IOPS: "
-                                   "a provider's cap (fitted as the SSD model's host_iops_cap and link_rate; "
-                                   "no throttled-volume device in this build)",
-                                   plateau);
+                     : fmt::format(
+                           "random reads and writes at QD32, 4k and 8k, all plateau near {:.0f} IOPS: "
+                           "a provider's cap (fitted as the SSD model's host_iops_cap and link_rate; "
+                           "no throttled-volume device in this build)",
+                           plateau);
     fit.device = flash_start(fio);
   }
   // Short runs while correcting; the check below runs devbench's 3 s.

@@ -12,6 +12,13 @@
 //   random write, QD32    -> program_time: the sustained (garbage-collected) write rate
 //   write + fdatasync     -> power_loss_protection and flush_overhead
 //
+// Each round runs the jobs for 0.5 s; the round closest to fio overall (the
+// sum of |log(model / fio)| over the jobs) is kept, so figures that no device
+// reproduces (a shared disk's stalls, a 4k write slower than an 8k one) end
+// in the best compromise rather than wherever the corrections wandered. The
+// write buffer is small (8 MiB) so that it fills within a round's ramp and
+// the rounds see the sustained write rate fio's 10 s jobs see.
+//
 // Which model: an HDD when a random 8k read at QD1 takes more than 2 ms (a
 // seek and half a turn; flash and network volumes answer in well under 1 ms),
 // else flash. When the four random QD32 jobs plateau at one IOPS figure

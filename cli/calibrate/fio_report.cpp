@@ -57,14 +57,16 @@ FioReport parse_fio_report(const std::string& text, const std::string& label) {
   const std::size_t start = text.starts_with("{") ? 0 : text.find("\n{");
   const json doc = json::parse(start == std::string::npos ? text : text.substr(start), nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) {
-    throw FioReportError({fmt::format("{}: not JSON output of fio (expected `fio --output-format=json` of "
-                                      "scripts/calibrate.fio)",
-                                      label)});
+    throw FioReportError(
+        {fmt::format("{}: not JSON output of fio (expected `fio --output-format=json` of "
+                     "scripts/calibrate.fio)",
+                     label)});
   }
   if (!doc.contains("jobs") || !doc["jobs"].is_array()) {
-    throw FioReportError({fmt::format("{}: /jobs: missing; not fio's JSON output (expected the \"jobs\" array "
-                                      "`fio --output-format=json` writes)",
-                                      label)});
+    throw FioReportError(
+        {fmt::format("{}: /jobs: missing; not fio's JSON output (expected the \"jobs\" array "
+                     "`fio --output-format=json` writes)",
+                     label)});
   }
   FioReport report;
   if (doc.contains("fio version") && doc["fio version"].is_string()) report.fio_version = doc["fio version"];
@@ -83,7 +85,8 @@ FioReport parse_fio_report(const std::string& text, const std::string& label) {
     if (j.contains("job options") && j["job options"].is_object()) {
       const json& options = j["job options"];
       if (options.contains("rw") && options["rw"] != job.rw) {
-        fail(at + "/job options/rw", fmt::format("{} (expected \"{}\" for {})", shown(options["rw"]), job.rw, job.name));
+        fail(at + "/job options/rw",
+             fmt::format("{} (expected \"{}\" for {})", shown(options["rw"]), job.rw, job.name));
       }
       if (options.contains("bs") && block_size_bytes(options["bs"]) != job.block) {
         fail(at + "/job options/bs",
@@ -93,7 +96,9 @@ FioReport parse_fio_report(const std::string& text, const std::string& label) {
         const json& depth = options["iodepth"];
         const bool same = (depth.is_string() && depth == std::to_string(job.iodepth)) ||
                           (depth.is_number_integer() && depth == job.iodepth);
-        if (!same) fail(at + "/job options/iodepth", fmt::format("{} (expected {} for {})", shown(depth), job.iodepth, job.name));
+        if (!same)
+          fail(at + "/job options/iodepth",
+               fmt::format("{} (expected {} for {})", shown(depth), job.iodepth, job.name));
       }
     }
     const std::string direction = job.write() ? "write" : "read";
@@ -116,8 +121,8 @@ FioReport parse_fio_report(const std::string& text, const std::string& label) {
     if (d.contains("clat_ns") && d["clat_ns"].is_object()) {
       const json& clat = d["clat_ns"];
       if (clat.contains("mean") && clat["mean"].is_number()) f.lat_mean_ms = clat["mean"].get<double>() / 1e6;
-      if (clat.contains("percentile") && clat["percentile"].is_object() &&
-          clat["percentile"].contains("50.000000") && clat["percentile"]["50.000000"].is_number()) {
+      if (clat.contains("percentile") && clat["percentile"].is_object() && clat["percentile"].contains("50.000000") &&
+          clat["percentile"]["50.000000"].is_number()) {
         f.lat_p50_ms = clat["percentile"]["50.000000"].get<double>() / 1e6;
       }
     }
@@ -130,8 +135,8 @@ FioReport parse_fio_report(const std::string& text, const std::string& label) {
 FioReport read_fio_report(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
-    throw FioReportError({fmt::format("{}: not a regular file (expected fio's JSON output saved to a file)",
-                                      path.string())});
+    throw FioReportError(
+        {fmt::format("{}: not a regular file (expected fio's JSON output saved to a file)", path.string())});
   }
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;

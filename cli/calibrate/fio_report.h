@@ -31,8 +31,8 @@ struct FioFigures {
 };
 
 struct FioReport {
-  std::string fio_version;            // "fio-3.33", "" if absent
-  std::vector<FioFigures> jobs;       // in kCalibrationJobs' order
+  std::string fio_version;       // "fio-3.33", "" if absent
+  std::vector<FioFigures> jobs;  // in kCalibrationJobs' order
   const FioFigures& operator[](std::string_view name) const;
 };
 

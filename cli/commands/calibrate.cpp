@@ -25,9 +25,11 @@ namespace {
 
 bool plain_name(const std::string& name) {
   if (name.empty() || name.size() > 64) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_' || c == '.';
-  }) && name.front() != '.';
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) {
+                       return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_' || c == '.';
+                     }) &&
+         name.front() != '.';
 }
 
 }  // namespace
@@ -38,7 +40,8 @@ int command_calibrate(const CalibrateArgs& args) {
               << "\" (expected 1 to 64 letters, digits, '-', '_' or '.', not starting with '.')\n";
     return 2;
   }
-  const std::filesystem::path out = args.out.empty() ? std::filesystem::path(args.name + ".json") : std::filesystem::path(args.out);
+  const std::filesystem::path out =
+      args.out.empty() ? std::filesystem::path(args.name + ".json") : std::filesystem::path(args.out);
   std::error_code ec;
   if (std::filesystem::exists(std::filesystem::symlink_status(out, ec))) {
     std::cerr << "error: " << printable(out.string()) << ": exists (calibrate never overwrites a file; give --out)\n";
