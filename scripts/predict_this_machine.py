@@ -32,7 +32,6 @@ recording.
 import argparse
 import json
 import os
-import pwd
 import re
 import shutil
 import subprocess
@@ -40,7 +39,8 @@ import sys
 import tempfile
 import time
 
-BIN = "/usr/lib/postgresql/15/bin"
+from pg_cluster import Cluster
+
 PORT = 5441
 CKPTSIM = os.path.abspath("build/ckptsim")
 SETTINGS = {"shared_buffers": "1GB", "max_wal_size": "2GB", "checkpoint_timeout": "60s"}
@@ -61,10 +61,6 @@ TARGETS = [
 
 def log(msg):
     print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
-
-
-def run_as(user, args, **kw):
-    return subprocess.run(["runuser", "-u", user, "--"] + args, check=True, text=True, capture_output=True, **kw)
 
 
 def disk_of(path):
@@ -98,13 +94,8 @@ def loadavg():
 
 
 def record(work, scale, fio_runtime):
-    user = "postgres"
-    pwd.getpwnam(user)
-    os.chmod(work, 0o755)
-    data, sock = os.path.join(work, "data"), os.path.join(work, "sock")
-    os.makedirs(sock)
-    shutil.chown(work, user)
-    shutil.chown(sock, user)
+    server_log = os.path.join(work, "server.log")
+    cluster = Cluster(work, PORT, server_log)
     rec = {"scale": scale, "settings": SETTINGS, "run": RUN, "loadavg_start": loadavg(), "nproc": os.cpu_count()}
     with open("/proc/meminfo") as f:
         rec["ram_kb"] = int(f.readline().split()[1])
@@ -119,39 +110,21 @@ def record(work, scale, fio_runtime):
     with open(os.path.join(work, "fio.json"), "w") as f:
         f.write(fio.stdout)
 
-    psql = [f"{BIN}/psql", "-h", sock, "-p", str(PORT), "-X", "-At", "-d", "postgres"]
-    pgbench = [f"{BIN}/pgbench", "-h", sock, "-p", str(PORT)]
-    server_log = os.path.join(work, "server.log")
-    started = False
+    pgbench, query = cluster.pgbench, cluster.query
 
-    def start(extra=None):
-        nonlocal started
-        opts = f"-c listen_addresses='' -c unix_socket_directories={sock} -p {PORT}"
-        settings = dict(SETTINGS, log_checkpoints="on", track_wal_io_timing="on", track_io_timing="on",
-                        shared_preload_libraries="pg_stat_statements", **(extra or {}))
-        for k, v in settings.items():
-            opts += f" -c {k}={v}"
-        run_as(user, [f"{BIN}/pg_ctl", "-D", data, "-w", "-l", server_log, "-o", opts, "start"])
-        started = True
-
-    def stop():
-        nonlocal started
-        if started:
-            run_as(user, [f"{BIN}/pg_ctl", "-D", data, "-w", "-m", "fast", "stop"])
-            started = False
-
-    def query(sql):
-        return run_as(user, psql + ["-c", sql]).stdout.strip()
+    def start():
+        cluster.start(dict(SETTINGS, log_checkpoints="on", track_wal_io_timing="on", track_io_timing="on",
+                           shared_preload_libraries="pg_stat_statements"))
 
     try:
-        run_as(user, [f"{BIN}/initdb", "-D", data, "-A", "trust", "--no-sync"])
+        cluster.initdb()
         start()
         rec["server"] = query("select version()")
         log(f"pgbench -i -s {scale}")
-        run_as(user, pgbench + ["-i", "-q", "-s", str(scale), "postgres"])
+        cluster.run(pgbench + ["-i", "-q", "-s", str(scale), "postgres"])
         query("create extension pg_stat_statements")
         query("checkpoint")
-        stop()
+        cluster.stop()
         start()  # empty shared buffers, the tables in the page cache: ckptsim's start state
         query("select pg_stat_reset(), pg_stat_reset_shared('bgwriter'), pg_stat_reset_shared('wal'), "
               "pg_stat_statements_reset()")
@@ -162,7 +135,7 @@ def record(work, scale, fio_runtime):
         log(f"pgbench -N -M prepared -c {RUN['clients']} -j {RUN['threads']} -T {RUN['duration']} -P 1 "
             f"(load average {rec['loadavg_before_run'][0]:.1f} on {os.cpu_count()} cores)")
         t0 = time.time()
-        done = run_as(user, pgbench + ["-n", "-N", "-M", "prepared", "-c", str(RUN["clients"]), "-j",
+        done = cluster.run(pgbench + ["-n", "-N", "-M", "prepared", "-c", str(RUN["clients"]), "-j",
                                        str(RUN["threads"]), "-T", str(RUN["duration"]), "-P", "1", "postgres"],
                       cwd=work)
         rec["wall_s"] = time.time() - t0
@@ -196,16 +169,15 @@ def record(work, scale, fio_runtime):
 
         log("CPU per statement: -N at -c 1, synchronous_commit off, 20 s")
         query("select pg_stat_statements_reset()")
-        cpu = run_as(user, pgbench + ["-n", "-N", "-M", "prepared", "-c", "1", "-j", "1", "-T", "20",
+        cpu = cluster.run(pgbench + ["-n", "-N", "-M", "prepared", "-c", "1", "-j", "1", "-T", "20",
                                       "postgres"], env=dict(os.environ, PGOPTIONS="-c synchronous_commit=off"))
         m = re.search(r"latency average = ([\d.]+) ms", cpu.stdout)
         rec["cpu_run_latency_ms"] = float(m.group(1)) if m else 0.0
         rec["statements"] = json.loads(query(
             "select json_agg(json_build_object('query', query, 'calls', calls, 'mean_ms', mean_exec_time)) "
             "from pg_stat_statements where calls > 1000"))
-        stop()
     finally:
-        stop()
+        cluster.stop()
     rec["loadavg_end"] = loadavg()
     with open(os.path.join(work, "record.json"), "w") as f:
         json.dump(rec, f, indent=1)
