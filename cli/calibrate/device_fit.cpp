@@ -244,10 +244,18 @@ DeviceFit fit_device(const FioReport& fio, const os::OsConfig& os_config, std::u
                      ? fmt::format("a random 8k read at QD1 takes {:.3f} ms: no seek", read_ms)
                      : fmt::format(
                            "random reads and writes at QD32, 4k and 8k, all plateau near {:.0f} IOPS: "
-                           "a provider's cap (fitted as the SSD model's host_iops_cap and link_rate; "
-                           "no throttled-volume device in this build)",
+                           "a provider's cap (the volume's IOPS at the plateau, its throughput at the "
+                           "128k jobs' best, no burst credits)",
                            plateau);
     fit.device = flash_start(fio);
+    if (fit.shape == DeviceShape::ThrottledVolume) {
+      // The volume's buckets in front of a flash device the corrections fit
+      // as usual; a controller far from the cap, so the cap is the volume's.
+      fit.device.volume_iops = std::llround(plateau);
+      fit.device.volume_mb_s = whole_mib(std::max(fio["seqread-128k"].mb_per_s, fio["seqwrite-128k"].mb_per_s) *
+                                         static_cast<double>(sim::kMiB));
+      fit.device.host_iops_cap = 10 * fit.device.volume_iops;
+    }
   }
   // Short runs while correcting; the check below runs devbench's 3 s.
   const sim::Duration fitting_runtime = sim::kSecond / 2;

@@ -23,10 +23,10 @@
 // seek and half a turn; flash and network volumes answer in well under 1 ms),
 // else flash. When the four random QD32 jobs plateau at one IOPS figure
 // (within 15 %, whatever the direction and size), the disk is a volume whose
-// provider caps its IOPS: this build has no throttled-volume device, so the
-// plateau is fitted as the SSD's host_iops_cap and the sequential bandwidth
-// as its link_rate, which holds for a volume kept at its baseline (no burst
-// credits).
+// provider caps its IOPS: a throttled volume (models/disk/throttled_volume.h)
+// with volume_iops at the plateau and volume_mb_s at the best 128k rate, no
+// burst credits (what fio shows is the baseline), over a flash device fitted
+// as above for the latencies.
 #pragma once
 
 #include <cstdint>

@@ -80,11 +80,13 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("calibrate: a gp3-like plateau is a throttled volume capped at its 3,000 IOPS") {
+TEST_CASE("calibrate: a gp3-like plateau is a throttled volume at its 3,000 IOPS and 125 MiB/s") {
   const cli::DeviceFit f = fit("fio-gp3-hand.json");
   CHECK(f.shape == cli::DeviceShape::ThrottledVolume);
-  // The cap is what limits every QD32 job: the controller's rate sits on the plateau.
-  CHECK(f.device.host_iops_cap == doctest::Approx(3000).epsilon(0.05));
+  // The volume's buckets hold the plateau: 3,000 IOPS, and 125 MiB/s from the 128k reads.
+  CHECK(f.device.volume_iops == 3000);
+  CHECK(f.device.volume_mb_s == 125 * ckptsim::sim::kMiB);
+  CHECK(f.device.volume_burst_iops == 0);  // fio shows the baseline: no credits fitted
   // Write-through: a write-and-fdatasync costs what the write does, so no volatile cache.
   CHECK(f.device.power_loss_protection);
   for (const cli::JobCheck& c : f.checks) {
@@ -148,8 +150,8 @@ TEST_CASE("calibrate: the preset file loads with --preset-file and is never writ
   const scenarios::Plan plan = scenarios::load_plan(nlohmann::json::object(), dir, options);
   const disk::DeviceConfig& d = plan.points.at(0).scenario.device;
   CHECK(d.kind == disk::Kind::Ssd);
-  CHECK(d.mirrors == 1);  // every device key is written: the default raid1 preset does not show through
-  CHECK(d.host_iops_cap == doctest::Approx(3000).epsilon(0.05));  // the fitted plateau, read back
+  CHECK(d.mirrors == 1);         // every device key is written: the default raid1 preset does not show through
+  CHECK(d.volume_iops == 3000);  // the fitted plateau, read back
   const std::string first = slurp(out);
   CHECK(cli::command_calibrate(args) == 2);  // exists: refused
   CHECK(slurp(out) == first);
