@@ -1,4 +1,5 @@
-// ckptsim: the command line. run / check / analyze / compare / presets / plot / index / devbench / compare-pg.
+// ckptsim: the command line. run / check / analyze / compare / presets / plot / index / devbench / calibrate /
+// compare-pg.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "cli/commands/calibrate.h"
 #include "cli/commands/commands.h"
 #include "cli/commands/compare_pg.h"
 #include "cli/commands/devbench.h"
@@ -202,6 +204,13 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   devbench_cmd->add_flag("--json", devbench.json, "Print the figures as JSON");
 
+  CalibrateArgs calibrate;
+  auto* calibrate_cmd = app.add_subcommand(
+      "calibrate", "Fit a device preset to fio's JSON output of scripts/calibrate.fio and write it as a preset file");
+  calibrate_cmd->add_option("fio_json", calibrate.fio_json, "fio --output-format=json output")->required();
+  calibrate_cmd->add_option("--name", calibrate.name, "The preset's name (default: calibrated)");
+  calibrate_cmd->add_option("--out", calibrate.out, "The preset file to write (default: NAME.json; never overwritten)");
+
   std::string recorded;
   auto* compare_cmd = app.add_subcommand(
       "compare-pg", "Run the cases recorded from a real PostgreSQL 15 (scripts/validate-pg) and compare the counters");
@@ -230,6 +239,7 @@ int main(int argc, char** argv) {
   if (plot_cmd->parsed()) rc = command_plot(plot_dir);
   if (index_cmd->parsed()) rc = command_index(index_dir);
   if (devbench_cmd->parsed()) rc = command_devbench(devbench);
+  if (calibrate_cmd->parsed()) rc = command_calibrate(calibrate);
   if (compare_cmd->parsed()) rc = command_compare_pg(recorded);
   // What stdout could not take (a full disk, a closed pipe) is an error, not a success.
   std::cout.flush();

@@ -63,6 +63,7 @@ void describe_device(Schema<disk::DeviceConfig>& s) {
       .bytes("channel_rate", &DeviceConfig::channel_rate, kMiB, kMiB, 64 * kGiB)
       .duration("ftl_overhead", &DeviceConfig::ftl_overhead, kMicrosecond, 0, kSecond)
       .duration("host_overhead", &DeviceConfig::host_overhead, kMicrosecond, 0, kSecond)
+      .duration("write_overhead", &DeviceConfig::write_overhead, kMicrosecond, 0, kSecond)
       .integer("host_iops_cap", &DeviceConfig::host_iops_cap, 1, 100000000)
       .bytes("write_buffer", &DeviceConfig::write_buffer, kMiB, kMiB, 64 * kGiB)
       .real("over_provisioning", &DeviceConfig::over_provisioning, 0.02, 4.0)

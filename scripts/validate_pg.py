@@ -8,13 +8,13 @@ the simulator starts) and its statistics reset.
 import argparse
 import json
 import os
-import pwd
 import shutil
 import subprocess
 import sys
 import tempfile
 
-BIN = "/usr/lib/postgresql/15/bin"
+from pg_cluster import BIN, USER, Cluster, run_as
+
 PORT = 5439
 SCALE = 10
 
@@ -42,45 +42,19 @@ def cases(transactions):
 
 PGBENCH_FLAGS = {"select-only": "-S", "simple-update": "-N", "tpcb-like": ""}
 
-def run_as(user, args, **kw):
-    return subprocess.run(["runuser", "-u", user, "--"] + args, check=True, text=True,
-                          capture_output=True, **kw)
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--transactions", type=int, default=20000, help="per client, select-only cases")
     ap.add_argument("--keep", help="write the recorded real counters here")
     args = ap.parse_args()
 
-    user = "postgres"  # created by the postgresql-15 package; the server never runs as root
-    pwd.getpwnam(user)
     tmp = tempfile.mkdtemp(prefix="ckptsim-validate-")
-    os.chmod(tmp, 0o755)
-    data, sock = os.path.join(tmp, "data"), os.path.join(tmp, "sock")
-    os.makedirs(sock)
-    shutil.chown(tmp, user); shutil.chown(sock, user)
-    psql = [f"{BIN}/psql", "-h", sock, "-p", str(PORT), "-X", "-At", "-d", "postgres"]
-    started = False
+    cluster = Cluster(tmp, PORT, os.path.join(tmp, "log"))
+    user, psql, start, stop, query = USER, cluster.psql, cluster.start, cluster.stop, cluster.query
+    sock = cluster.sock
     try:
-        run_as(user, [f"{BIN}/initdb", "-D", data, "-A", "trust", "--no-sync"])
+        cluster.initdb()
         recorded = {"server": None, "scale": SCALE, "cases": []}
-
-        def start(settings):
-            nonlocal started
-            opts = f"-c listen_addresses='' -c unix_socket_directories={sock} -p {PORT}"
-            for k, v in settings.items():
-                opts += f" -c {k}={v}"
-            run_as(user, [f"{BIN}/pg_ctl", "-D", data, "-w", "-l", os.path.join(tmp, "log"), "-o", opts, "start"])
-            started = True
-
-        def stop():
-            nonlocal started
-            if started:
-                run_as(user, [f"{BIN}/pg_ctl", "-D", data, "-w", "-m", "fast", "stop"])
-                started = False
-
-        def query(sql):
-            return run_as(user, psql + ["-c", sql]).stdout.strip()
 
         start({})
         recorded["server"] = query("select version()")

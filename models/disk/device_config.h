@@ -89,11 +89,12 @@ struct DeviceConfig {
   sim::Bytes channel_rate = 400 * sim::kMiB;              // per second, per channel
   sim::Duration ftl_overhead = 10 * sim::kMicrosecond;    // mapping lookup + ECC per read
   sim::Duration host_overhead = 15 * sim::kMicrosecond;   // controller latency per command
-  std::int64_t host_iops_cap = 90000;                     // commands per second the controller handles
-  sim::Bytes write_buffer = 64 * sim::kMiB;               // DRAM buffer in front of the flash
-  double over_provisioning = 0.20;                        // spare / user capacity: sets steady-state GC
-  bool power_loss_protection = true;                      // PLP: no volatile cache, flush is free
-  sim::Duration flush_overhead = 1 * sim::kMillisecond;   // without PLP: mapping metadata per flush
+  sim::Duration write_overhead = 0;          // latency a write adds before the buffer takes it (fitted by calibrate)
+  std::int64_t host_iops_cap = 90000;        // commands per second the controller handles
+  sim::Bytes write_buffer = 64 * sim::kMiB;  // DRAM buffer in front of the flash
+  double over_provisioning = 0.20;           // spare / user capacity: sets steady-state GC
+  bool power_loss_protection = true;         // PLP: no volatile cache, flush is free
+  sim::Duration flush_overhead = 1 * sim::kMillisecond;  // without PLP: mapping metadata per flush
 
   // Cloud block volume (throttled_volume.h, token_bucket.h). The volume's
   // size is `capacity`; an ssd kind counts operations of up to 256 KiB, an

@@ -110,7 +110,7 @@ void Ssd::read(Command& c) {
 
 void Ssd::accept_write(Command& c) {
   buffer_used_ += c.bytes;
-  const sim::Time in_buffer = link_transfer(controller_slot(), c.bytes);
+  const sim::Time in_buffer = link_transfer(controller_slot() + config_.write_overhead, c.bytes);
   completions_.complete_at(c, in_buffer);
   const bool sequential = c.sector == last_write_end_;
   last_write_end_ = c.end_sector();

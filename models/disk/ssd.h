@@ -10,8 +10,12 @@
 //   controller: one command every 1 / host_iops_cap, plus host_overhead of latency;
 //   read: per flash page touched, FTL lookup (ftl_overhead), tR on its unit,
 //         then the page's bytes over the unit's channel; then the host link;
-//   write: accepted into the buffer when it has room (complete after the
-//         host link transfer), else it waits for programs to free space.
+//   write: accepted into the buffer when it has room (complete after
+//         write_overhead and the host link transfer), else it waits for
+//         programs to free space. write_overhead is 0 in the shipped
+//         presets; `ckptsim calibrate` sets it when a disk's writes take
+//         longer than its reads at queue depth 1 (a virtual disk whose host
+//         acknowledges a write later than it returns a read).
 // The buffer drains in stripes of planes x flash_page, one multi-plane
 // program per stripe on the next unit round-robin: channel transfer, then
 // tPROG. Steady-state garbage collection is a slowdown of each program:

@@ -84,6 +84,7 @@ sim::Process worker(JobState& st, Slot& slot, int slot_index) {
     }
     st.queue.unplug(plug);
     co_await slot.done;
+    if (st.job.flush_each) co_await st.queue.flush_cache();
   }
   --st.running;
 }

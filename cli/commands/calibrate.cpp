@@ -1,0 +1,85 @@
+// cli/commands/calibrate.cpp
+//
+// Exit status: 0 when the preset is written (whatever the fit's quality: the
+// table says it), 2 for bad input (the fio file, the name, an existing
+// output file), 1 when the file cannot be written.
+#include "cli/commands/calibrate.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "analysis/atomic_file.h"
+#include "cli/calibrate/device_fit.h"
+#include "cli/run/printable.h"
+#include "scenarios/scenario.h"
+#include "scenarios/settings.h"
+
+namespace ckptsim::cli {
+
+namespace {
+
+bool plain_name(const std::string& name) {
+  if (name.empty() || name.size() > 64) return false;
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) {
+                       return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_' || c == '.';
+                     }) &&
+         name.front() != '.';
+}
+
+}  // namespace
+
+int command_calibrate(const CalibrateArgs& args) {
+  if (!plain_name(args.name)) {
+    std::cerr << "error: --name: \"" << printable(args.name)
+              << "\" (expected 1 to 64 letters, digits, '-', '_' or '.', not starting with '.')\n";
+    return 2;
+  }
+  const std::filesystem::path out =
+      args.out.empty() ? std::filesystem::path(args.name + ".json") : std::filesystem::path(args.out);
+  std::error_code ec;
+  if (std::filesystem::exists(std::filesystem::symlink_status(out, ec))) {
+    std::cerr << "error: " << printable(out.string()) << ": exists (calibrate never overwrites a file; give --out)\n";
+    return 2;
+  }
+  FioReport report;
+  try {
+    report = read_fio_report(args.fio_json);
+  } catch (const FioReportError& e) {
+    for (const std::string& m : e.messages) std::cerr << "error: " << printable(m) << '\n';
+    return 2;
+  }
+  // The kernel devbench runs by default, so the check below is what `devbench --preset-file` shows.
+  const scenarios::Plan plan = scenarios::load_plan(nlohmann::json::object(), std::filesystem::current_path());
+  const scenarios::Scenario& base = plan.points.at(0).scenario;
+  const DeviceFit fit = fit_device(report, base.os, base.seed);
+
+  nlohmann::ordered_json preset;
+  preset["description"] = fmt::format("{}: {} fitted by `ckptsim calibrate` to {} ({})", args.name,
+                                      shape_name(fit.shape), std::filesystem::path(args.fio_json).filename().string(),
+                                      report.fio_version.empty() ? "fio" : report.fio_version);
+  preset["device"] = scenarios::make_schemas().device.normalise(fit.device);
+  try {
+    analysis::AtomicFile file(out);
+    file.out() << preset.dump(2) << '\n';
+    file.commit();
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << printable(e.what()) << '\n';
+    return 1;
+  }
+  std::cout << fmt::format("{}: {} ({})\n", printable(out.string()), shape_name(fit.shape), printable(fit.reason));
+  std::cout << fmt::format("{:<18} {:>11} {:>11} {:>8} {:>10} {:>10}\n", "job", "fio IOPS", "model IOPS", "diff",
+                           "fio p50", "model p50");
+  for (const JobCheck& c : fit.checks) {
+    std::cout << fmt::format("{:<18} {:>11.0f} {:>11.0f} {:>7.1f}% {:>8.3f}ms {:>8.3f}ms\n", c.job->name, c.fio_iops,
+                             c.model_iops, 100 * c.difference(), c.fio_p50_ms, c.model_p50_ms);
+  }
+  return 0;
+}
+
+}  // namespace ckptsim::cli
