@@ -1,0 +1,115 @@
+#include "cli/run/grid_report.h"
+
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "analysis/atomic_file.h"
+#include "analysis/plots.h"
+#include "analysis/report.h"
+#include "cli/run/folder_refused.h"
+#include "cli/run/plot_folder.h"
+#include "cli/run/run_files.h"
+#include "cli/run/run_folder.h"
+
+namespace ckptsim::cli {
+
+namespace fs = std::filesystem;
+
+void write_grid_record(const fs::path& dir, const scenarios::Plan& plan, const std::string& title, double threshold,
+                       const std::string& scenario_file) {
+  nlohmann::ordered_json record = {{"title", title}};
+  std::vector<std::string> names;
+  for (const scenarios::GridPoint& point : plan.points) names.push_back(point.name);
+  record["points"] = names;
+  if (!scenario_file.empty()) record[kScenarioFileKey] = scenario_file;
+  if (plan.chained) record["chain"] = {{"order", names}};
+  record["threshold"] = threshold;
+  record["paths"] = plan.grid_paths;
+  nlohmann::ordered_json values = nlohmann::ordered_json::array();
+  for (const scenarios::GridPoint& point : plan.points) {
+    nlohmann::ordered_json row = nlohmann::ordered_json::array();
+    for (const auto& [path, value] : point.values) row.push_back(value);
+    values.push_back(std::move(row));
+  }
+  record["values"] = std::move(values);
+  if (plan.repeat > 1) {
+    record["repeat"] = plan.repeat;
+    nlohmann::ordered_json repeats = nlohmann::ordered_json::array(), of = nlohmann::ordered_json::array();
+    for (const scenarios::GridPoint& point : plan.points) {
+      repeats.push_back(point.repeat);
+      of.push_back(point.base_name);
+    }
+    record["point_repeat"] = std::move(repeats);
+    record["repeat_of"] = std::move(of);
+  }
+  analysis::write_file_atomically(dir / run_files::kGridRecord, record.dump(2) + "\n");
+}
+
+namespace {
+
+// grid.json's table columns and each point's cells ("" when grid.json is an
+// older one without them: the folder names then label the rows).
+struct GridColumns {
+  std::vector<std::string> headers;
+  std::vector<std::vector<std::string>> cells;  // per point
+};
+
+std::string cell_text(const nlohmann::json& value) {
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+GridColumns grid_columns(const nlohmann::json& record, std::size_t points) {
+  GridColumns columns;
+  columns.cells.resize(points);
+  if (record.contains("paths") && record["paths"].is_array())
+    for (const auto& path : record["paths"]) columns.headers.push_back(cell_text(path));
+  const bool repeats = record.contains("point_repeat") && record["point_repeat"].is_array() &&
+                       record["point_repeat"].size() == points;
+  if (repeats) columns.headers.push_back("repeat");
+  const nlohmann::json values = record.value("values", nlohmann::json::array());
+  for (std::size_t i = 0; i < points; ++i) {
+    if (values.is_array() && i < values.size() && values[i].is_array())
+      for (const auto& value : values[i]) columns.cells[i].push_back(cell_text(value));
+    columns.cells[i].resize(columns.headers.size() - (repeats ? 1 : 0));
+    if (repeats) columns.cells[i].push_back(cell_text(record["point_repeat"][i]));
+  }
+  return columns;
+}
+
+}  // namespace
+
+GridReport report_grid(const fs::path& dir, bool warn_without_gnuplot) {
+  const GridIndex index = read_grid_index(dir);  // checks grid.json and its point names
+  const auto record = nlohmann::json::parse(read_text(dir / run_files::kGridRecord), nullptr, false);
+  const double threshold = record.value("threshold", 10.0);
+  const GridColumns columns = grid_columns(record, index.points.size());
+  GridReport report;
+  std::vector<analysis::ReportRow> rows;
+  for (std::size_t i = 0; i < index.points.size(); ++i) {
+    const auto outcome = finished_run(index.points[i]);
+    if (!outcome) {
+      report.missing.push_back(index.points[i].filename().string());
+      continue;
+    }
+    rows.push_back({.values = columns.cells[i], .stability = outcome->stability});
+  }
+  report.text = analysis::format_report(columns.headers, rows, threshold);
+  if (!report.missing.empty()) {
+    std::string names;
+    for (const std::string& name : report.missing) names += (names.empty() ? "" : ", ") + name;
+    report.text += fmt::format("missing or incomplete: {} of {} points: {}\n", report.missing.size(),
+                               index.points.size(), names);
+  }
+  analysis::write_summary_csv(dir / run_files::kSummaryCsv, columns.headers, rows);
+  analysis::write_file_atomically(dir / run_files::kReportTxt, report.text);
+  if (analysis::gnuplot_available()) {
+    plot_folder(dir, index.title);
+  } else if (warn_without_gnuplot) {
+    std::cerr << "warning: gnuplot not found, no plots written (scripts/setup installs it)\n";
+  }
+  return report;
+}
+
+}  // namespace ckptsim::cli
