@@ -57,8 +57,9 @@ std::vector<char> share_points(std::size_t points, const Share& share) {
 }
 
 std::string shell_quoted(const std::string& word) {
-  const bool plain = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                             "0123456789@%_+=:,./-") == std::string::npos;
+  const bool plain = !word.empty() && word.find_first_not_of(
+                                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                          "0123456789@%_+=:,./-") == std::string::npos;
   if (plain) return word;
   std::string quoted = "'";
   for (const char c : word) {
@@ -88,7 +89,8 @@ std::string point_command_lines(const RunArgs& args, const scenarios::Plan& plan
   std::string lines;
   for (const scenarios::GridPoint& point : plan.points) {
     std::vector<std::string> words = common;
-    words.insert(words.end(), {"--point", point.name, "--out", (std::filesystem::path(grid_dir) / point.name).string()});
+    words.insert(words.end(),
+                 {"--point", point.name, "--out", (std::filesystem::path(grid_dir) / point.name).string()});
     for (std::size_t w = 0; w < words.size(); ++w) {
       if (w > 0) lines.push_back(' ');
       lines.append(shell_quoted(words[w]));

@@ -65,18 +65,23 @@ using ErrorText = std::array<char, 512>;
 // Everything the processes of one grid share.
 struct Shared {
   Shared(std::size_t points, std::size_t selected, std::size_t groups, int jobs)
-      : fractions(selected), states(points), slot_returned(points), seconds(points), errors(points),
-        slot_handed(groups), slots(1) {
+      : fractions(selected),
+        states(points),
+        slot_returned(points),
+        seconds(points),
+        errors(points),
+        slot_handed(groups),
+        slots(1) {
     if (sem_init(&slots[0], /*pshared=*/1, static_cast<unsigned>(jobs)) != 0)
       throw std::runtime_error(fmt::format("a semaphore for --jobs: {}", std::strerror(errno)));
   }
-  SharedArray<std::atomic<double>> fractions;    // by position among the selected points: the bar's
-  SharedArray<std::atomic<int>> states;          // PointState
-  SharedArray<std::atomic<int>> slot_returned;   // the point's process gave its slot back
-  SharedArray<std::atomic<double>> seconds;      // the point's wall time
-  SharedArray<ErrorText> errors;                 // why it failed
-  SharedArray<std::atomic<int>> slot_handed;     // per group: the warmup's slot went to its first point
-  SharedArray<sem_t> slots;                      // --jobs simulations at once
+  SharedArray<std::atomic<double>> fractions;   // by position among the selected points: the bar's
+  SharedArray<std::atomic<int>> states;         // PointState
+  SharedArray<std::atomic<int>> slot_returned;  // the point's process gave its slot back
+  SharedArray<std::atomic<double>> seconds;     // the point's wall time
+  SharedArray<ErrorText> errors;                // why it failed
+  SharedArray<std::atomic<int>> slot_handed;    // per group: the warmup's slot went to its first point
+  SharedArray<sem_t> slots;                     // --jobs simulations at once
 };
 
 class Runner {
@@ -248,7 +253,8 @@ class Runner {
     while (waitpid(pid, &status, 0) < 0) {
       if (errno != EINTR) return fmt::format("could not be waited for: {}", std::strerror(errno));
     }
-    if (WIFSIGNALED(status)) return fmt::format("died of signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    if (WIFSIGNALED(status))
+      return fmt::format("died of signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
     if (WIFEXITED(status) && WEXITSTATUS(status) != 0) return fmt::format("exited with {}", WEXITSTATUS(status));
     return "";
   }
@@ -278,25 +284,18 @@ class Runner {
 
 int signal_for(StopReason reason) {
   switch (reason) {
-    case StopReason::interrupt:
-      return SIGINT;
-    case StopReason::terminate:
-      return SIGTERM;
-    case StopReason::hangup:
-      return SIGHUP;
-    default:
-      return 0;  // --max-wall: every process keeps the same deadline
+    case StopReason::interrupt: return SIGINT;
+    case StopReason::terminate: return SIGTERM;
+    case StopReason::hangup: return SIGHUP;
+    default: return 0;  // --max-wall: every process keeps the same deadline
   }
 }
 
 const char* how_it_went(int state) {
   switch (state) {
-    case kDone:
-      return "done";
-    case kStopped:
-      return "stopped";
-    default:
-      return "failed";
+    case kDone: return "done";
+    case kStopped: return "stopped";
+    default: return "failed";
   }
 }
 
@@ -325,9 +324,9 @@ PlanResults run_forked_grid(const ForkedGridInput& in) {
   if (runner < 0) throw std::runtime_error(fmt::format("cannot start the grid's processes: {}", std::strerror(errno)));
   setpgid(runner, runner);
 
-  const GridProgress::Mode mode = !in.progress                ? GridProgress::Mode::off
-                                  : isatty(STDERR_FILENO)     ? GridProgress::Mode::bar
-                                                              : GridProgress::Mode::lines;
+  const GridProgress::Mode mode = !in.progress            ? GridProgress::Mode::off
+                                  : isatty(STDERR_FILENO) ? GridProgress::Mode::bar
+                                                          : GridProgress::Mode::lines;
   std::optional<GridProgress> progress(std::in_place, shared.fractions.all().first(selected.size()), mode);
   std::vector<char> reported(n, 0);
   for (const std::size_t i : selected) {
@@ -378,11 +377,8 @@ PlanResults run_forked_grid(const ForkedGridInput& in) {
         results.outcomes[i].stopped_by =
             stop_requested() == StopReason::none ? StopReason::interrupt : stop_requested();
         break;
-      case kFailed:
-        results.errors[i] = shared.errors[i].data();
-        break;
-      default:
-        break;  // not started: a stop came first
+      case kFailed: results.errors[i] = shared.errors[i].data(); break;
+      default: break;  // not started: a stop came first
     }
   }
   return results;

@@ -44,10 +44,10 @@ struct PlanResults {
 
 struct ForkedGridInput {
   const scenarios::Plan& plan;
-  std::filesystem::path out;                         // the grid folder
-  const std::vector<std::string>& records;           // each point's run.json
+  std::filesystem::path out;                          // the grid folder
+  const std::vector<std::string>& records;            // each point's run.json
   const std::vector<std::optional<KeptPoint>>& kept;  // points kept from an earlier run
-  std::vector<char> selected;                        // the points this process runs (a --shard, a --point)
+  std::vector<char> selected;                         // the points this process runs (a --shard, a --point)
   int jobs = 1;
   double threshold = 10.0;
   std::optional<sim::Duration> crash_at;

@@ -1,5 +1,6 @@
 #include "cli/run/grid_report.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -65,8 +66,8 @@ GridColumns grid_columns(const nlohmann::json& record, std::size_t points) {
   columns.cells.resize(points);
   if (record.contains("paths") && record["paths"].is_array())
     for (const auto& path : record["paths"]) columns.headers.push_back(cell_text(path));
-  const bool repeats = record.contains("point_repeat") && record["point_repeat"].is_array() &&
-                       record["point_repeat"].size() == points;
+  const bool repeats =
+      record.contains("point_repeat") && record["point_repeat"].is_array() && record["point_repeat"].size() == points;
   if (repeats) columns.headers.push_back("repeat");
   const nlohmann::json values = record.value("values", nlohmann::json::array());
   for (std::size_t i = 0; i < points; ++i) {
@@ -81,16 +82,19 @@ GridColumns grid_columns(const nlohmann::json& record, std::size_t points) {
 }  // namespace
 
 GridReport report_grid(const fs::path& dir, bool warn_without_gnuplot) {
-  const GridIndex index = read_grid_index(dir);  // checks grid.json and its point names
+  const GridIndex index = read_grid_index(dir, /*missing_ok=*/true);  // checks grid.json and its point names
   const auto record = nlohmann::json::parse(read_text(dir / run_files::kGridRecord), nullptr, false);
   const double threshold = record.value("threshold", 10.0);
-  const GridColumns columns = grid_columns(record, index.points.size());
+  const std::size_t n = record["points"].size();
+  const GridColumns columns = grid_columns(record, n);
   GridReport report;
   std::vector<analysis::ReportRow> rows;
-  for (std::size_t i = 0; i < index.points.size(); ++i) {
-    const auto outcome = finished_run(index.points[i]);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string name = record["points"][i].get<std::string>();
+    const bool there = std::find(index.missing.begin(), index.missing.end(), name) == index.missing.end();
+    const auto outcome = there ? finished_run(dir / name) : std::nullopt;
     if (!outcome) {
-      report.missing.push_back(index.points[i].filename().string());
+      report.missing.push_back(name);
       continue;
     }
     rows.push_back({.values = columns.cells[i], .stability = outcome->stability});
@@ -99,13 +103,12 @@ GridReport report_grid(const fs::path& dir, bool warn_without_gnuplot) {
   if (!report.missing.empty()) {
     std::string names;
     for (const std::string& name : report.missing) names += (names.empty() ? "" : ", ") + name;
-    report.text += fmt::format("missing or incomplete: {} of {} points: {}\n", report.missing.size(),
-                               index.points.size(), names);
+    report.text += fmt::format("missing or incomplete: {} of {} points: {}\n", report.missing.size(), n, names);
   }
   analysis::write_summary_csv(dir / run_files::kSummaryCsv, columns.headers, rows);
   analysis::write_file_atomically(dir / run_files::kReportTxt, report.text);
   if (analysis::gnuplot_available()) {
-    plot_folder(dir, index.title);
+    plot_folder(dir, index.title, /*missing_ok=*/true);
   } else if (warn_without_gnuplot) {
     std::cerr << "warning: gnuplot not found, no plots written (scripts/setup installs it)\n";
   }

@@ -20,8 +20,7 @@ std::vector<WarmupGroup> warmup_groups(const scenarios::Plan& plan) {
   std::vector<WarmupGroup> groups;
   std::map<std::string, std::size_t> by_key;
   for (std::size_t i = 0; i < plan.points.size(); ++i) {
-    const auto [at, fresh] =
-        by_key.emplace(plan.chained ? std::to_string(i) : host_key(plan.points[i]), groups.size());
+    const auto [at, fresh] = by_key.emplace(plan.chained ? std::to_string(i) : host_key(plan.points[i]), groups.size());
     if (fresh) groups.emplace_back();
     groups[at->second].points.push_back(i);
   }

@@ -66,7 +66,7 @@ nlohmann::json read_json(const fs::path& path) { return nlohmann::json::parse(sl
 TEST_CASE("points that share a warmup write the bytes each writes after a warmup of its own") {
   TempDir tmp("shared-warmup");
   write_text(tmp / "g.json", kReloadGrid);
-  const auto one = run_ckptsim(quoted(tmp / "g.json") + " --out " + quoted(tmp / "one") + " -j 2 -q", tmp);
+  const auto one = run_ckptsim("run " + quoted(tmp / "g.json") + " --out " + quoted(tmp / "one") + " -j 2 -q", tmp);
   REQUIRE(one.exit_code == 0);
   const nlohmann::json grid = read_json(tmp / "one" / "grid.json");
   REQUIRE(grid["points"].size() == 4);
@@ -75,14 +75,15 @@ TEST_CASE("points that share a warmup write the bytes each writes after a warmup
     const std::string point = name;
     INFO(point);
     // Each point alone: its own host and warmup, in a process of its own.
-    const auto alone = run_ckptsim(quoted(tmp / "g.json") + " --point " + quoted(point) + " --out " +
+    const auto alone = run_ckptsim("run " + quoted(tmp / "g.json") + " --point " + quoted(fs::path(point)) + " --out " +
                                        quoted(tmp / "alone" / point) + " -q",
                                    tmp);
     REQUIRE(alone.exit_code == 0);
     const nlohmann::json record = read_json(tmp / "one" / point / "run.json");
     CHECK(record["warmup_shared_with"] == first);
     // The scenario's own values (9.6: flush_after 256kB, maxpages 100) need no reload.
-    CHECK(record.contains("reloaded_after_warmup") == (point != "checkpoint_flush_after=256kB,bgwriter_lru_maxpages=100"));
+    CHECK(record.contains("reloaded_after_warmup") ==
+          (point != "checkpoint_flush_after=256kB,bgwriter_lru_maxpages=100"));
   }
   // A point whose settings were reloaded says so in its log, once, after the warmup's lines.
   const std::string log = slurp(tmp / "one" / "checkpoint_flush_after=0,bgwriter_lru_maxpages=0" / "postgres.log");
@@ -95,7 +96,8 @@ TEST_CASE("points that share a warmup write the bytes each writes after a warmup
 TEST_CASE("a grid run as three shards in three processes, then reported, gives the one-process files") {
   TempDir tmp("shards");
   write_text(tmp / "g.json", kSixPoints);
-  REQUIRE(run_ckptsim(quoted(tmp / "g.json") + " --out " + quoted(tmp / "one") + " -j 2 -q", tmp).exit_code == 0);
+  REQUIRE(run_ckptsim("run " + quoted(tmp / "g.json") + " --out " + quoted(tmp / "one") + " -j 2 -q", tmp).exit_code ==
+          0);
   const std::string shard = std::string(CKPTSIM_BINARY) + " run " + quoted(tmp / "g.json") + " --out " +
                             quoted(tmp / "sharded") + " -j 1 -q --shard ";
   const std::string three = shard + "1/3 & " + shard + "2/3 & " + shard + "3/3 & wait";
@@ -117,13 +119,15 @@ TEST_CASE("--list-points run through GNU parallel, then reported, gives the one-
   }
   TempDir tmp("parallel");
   write_text(tmp / "g.json", kSixPoints);
-  REQUIRE(run_ckptsim(quoted(tmp / "g.json") + " --out " + quoted(tmp / "one") + " -j 2 -q", tmp).exit_code == 0);
-  const auto listed = run_ckptsim(quoted(tmp / "g.json") + " --out " + quoted(tmp / "par") + " --list-points", tmp);
+  REQUIRE(run_ckptsim("run " + quoted(tmp / "g.json") + " --out " + quoted(tmp / "one") + " -j 2 -q", tmp).exit_code ==
+          0);
+  const auto listed =
+      run_ckptsim("run " + quoted(tmp / "g.json") + " --out " + quoted(tmp / "par") + " --list-points", tmp);
   REQUIRE(listed.exit_code == 0);
   // One line per point, each its own --out under the grid folder, and nothing run yet.
   CHECK(std::count(listed.out.begin(), listed.out.end(), '\n') == 6);
-  CHECK(listed.out.find("--point 'checkpoint_completion_target=0.9,clients=4' --out '" + (tmp / "par").string() +
-                        "/checkpoint_completion_target=0.9,clients=4'") != std::string::npos);
+  CHECK(listed.out.find("--point checkpoint_completion_target=0.9,clients=4 --out " + (tmp / "par").string() +
+                        "/checkpoint_completion_target=0.9,clients=4\n") != std::string::npos);
   CHECK_FALSE(fs::exists(tmp / "par"));
   write_text(tmp / "points.txt", listed.out);
   REQUIRE(std::system(("parallel -j 2 < " + quoted(tmp / "points.txt")).c_str()) == 0);
@@ -134,7 +138,7 @@ TEST_CASE("--list-points run through GNU parallel, then reported, gives the one-
 TEST_CASE("ckptsim report names the points that are missing or incomplete and exits 1") {
   TempDir tmp("report-missing");
   write_text(tmp / "g.json", kSixPoints);
-  const std::string run = quoted(tmp / "g.json") + " --out " + quoted(tmp / "g") + " -j 2";
+  const std::string run = "run " + quoted(tmp / "g.json") + " --out " + quoted(tmp / "g") + " -j 2";
   REQUIRE(run_ckptsim(run + " -q --shard 2/2", tmp).exit_code == 0);
   const auto report = run_ckptsim("report " + quoted(tmp / "g"), tmp);
   CHECK(report.exit_code == 1);
@@ -158,21 +162,22 @@ TEST_CASE("ckptsim report names the points that are missing or incomplete and ex
 TEST_CASE("bad --shard values and splitting what cannot be split are refused") {
   TempDir tmp("shard-refusals");
   write_text(tmp / "g.json", kSixPoints);
-  for (const auto& [value, why] : std::vector<std::pair<std::string, std::string>>{
-           {"0/3", "shares are numbered from 1"},
-           {"4/3", "names share 4 of only 3"},
-           {"2", "is not I/K"},
-           {"a/b", "is not I/K"},
-           {"1/0", "has no shares"},
-           {"-1/3", "is not I/K"}}) {
+  for (const auto& [value, why] :
+       std::vector<std::pair<std::string, std::string>>{{"0/3", "shares are numbered from 1"},
+                                                        {"4/3", "names share 4 of only 3"},
+                                                        {"2", "is not I/K"},
+                                                        {"a/b", "is not I/K"},
+                                                        {"1/0", "has no shares"},
+                                                        {"-1/3", "is not I/K"}}) {
     INFO(value);
-    const auto r = run_ckptsim(quoted(tmp / "g.json") + " --out " + quoted(tmp / "o") + " --shard " + value, tmp);
+    const auto r =
+        run_ckptsim("run " + quoted(tmp / "g.json") + " --out " + quoted(tmp / "o") + " --shard " + value, tmp);
     CHECK(r.exit_code == 2);
     CHECK(r.err.find(why) != std::string::npos);
   }
   CHECK_FALSE(fs::exists(tmp / "o"));
   const auto unknown =
-      run_ckptsim(quoted(tmp / "g.json") + " --point nosuch --out " + quoted(tmp / "o" / "nosuch"), tmp);
+      run_ckptsim("run " + quoted(tmp / "g.json") + " --point nosuch --out " + quoted(tmp / "o" / "nosuch"), tmp);
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.err.find("is not a point of the grid") != std::string::npos);
 }
@@ -186,9 +191,9 @@ TEST_CASE("a repeated scenario runs each point again with a derived seed, interl
     "postgres": {"version": "9.6", "shared_buffers": "64MB", "checkpoint_timeout": "30s"},
     "pgbench": {"scale": 5, "clients": 2, "threads": 1, "duration": "8s"},
     "warmup": {"duration": "5s"}, "seed": 5, "repeat": 2})");
-  REQUIRE(run_ckptsim(quoted(tmp / "s.json") + " --out " + quoted(tmp / "rep") + " -q", tmp).exit_code == 0);
-  REQUIRE(run_ckptsim(quoted(tmp / "s.json") + " --set repeat=1 --out " + quoted(tmp / "once") + " -q", tmp).exit_code ==
-          0);
+  REQUIRE(run_ckptsim("run " + quoted(tmp / "s.json") + " --out " + quoted(tmp / "rep") + " -q", tmp).exit_code == 0);
+  REQUIRE(run_ckptsim("run " + quoted(tmp / "s.json") + " --set repeat=1 --out " + quoted(tmp / "once") + " -q", tmp)
+              .exit_code == 0);
   CHECK(slurp(tmp / "rep" / "repeat=1" / "summary.json") == slurp(tmp / "once" / "summary.json"));
   CHECK(slurp(tmp / "rep" / "repeat=2" / "summary.json") != slurp(tmp / "once" / "summary.json"));
   const nlohmann::json second = read_json(tmp / "rep" / "repeat=2" / "run.json");
@@ -196,13 +201,13 @@ TEST_CASE("a repeated scenario runs each point again with a derived seed, interl
   CHECK(second["repeat_of"] == "");
   CHECK(second["settings"]["seed"] != 5);
   // A grid's repeats, interleaved: every point's repeat 1, then every point's repeat 2.
-  const auto listed = run_ckptsim(quoted(tmp / "g.json") + " --set repeat=2 --list-points", tmp);
+  const auto listed = run_ckptsim("run " + quoted(tmp / "g.json") + " --set repeat=2 --list-points", tmp);
   const auto at = [&](const std::string& name) { return listed.out.find("--point " + name + " "); };
   CHECK(at("checkpoint_completion_target=0.9,clients=4,repeat=1") <
         at("checkpoint_completion_target=0.5,clients=1,repeat=2"));
   // A killed repeat (its summary.json never written) is all a rerun runs again.
   fs::remove(tmp / "rep" / "repeat=2" / "summary.json");
-  const auto again = run_ckptsim(quoted(tmp / "s.json") + " --out " + quoted(tmp / "rep"), tmp);
+  const auto again = run_ckptsim("run " + quoted(tmp / "s.json") + " --out " + quoted(tmp / "rep"), tmp);
   CHECK(again.exit_code == 0);
   CHECK(again.err.find("kept 1 of 2 points") != std::string::npos);
   CHECK(fs::exists(tmp / "rep" / "repeat=2" / "summary.json"));

@@ -66,15 +66,15 @@ TEST_CASE("bad repeat values are refused with their path") {
 }
 
 TEST_CASE("a grid's reloadable values warm up with the scenario's own; the others with the point's") {
-  const Plan plan = load({{"postgres", {{"checkpoint_timeout", "60s"}}},
-                          {"grid", {{"postgres.checkpoint_timeout", {"60s", "120s"}},
-                                    {"postgres.shared_buffers", {"128MB", "256MB"}}}}});
+  const Plan plan = load(
+      {{"postgres", {{"checkpoint_timeout", "60s"}}},
+       {"grid", {{"postgres.checkpoint_timeout", {"60s", "120s"}}, {"postgres.shared_buffers", {"128MB", "256MB"}}}}});
   REQUIRE(plan.points.size() == 4);
   // 60s is the scenario's own: no separate warmup settings.
   CHECK_FALSE(plan.points[0].warmup_host);
   REQUIRE(plan.points[2].warmup_host);
-  CHECK(plan.points[2].warmup_host->resolved["postgres"]["checkpoint_timeout"] == "60s");
-  CHECK(plan.points[2].scenario.resolved["postgres"]["checkpoint_timeout"] == "120s");
+  CHECK(plan.points[2].warmup_host->resolved["postgres"]["checkpoint_timeout"] == "1min");
+  CHECK(plan.points[2].scenario.resolved["postgres"]["checkpoint_timeout"] == "2min");
   // shared_buffers needs a restart: the warmup has the point's own.
   CHECK(plan.points[3].warmup_host->resolved["postgres"]["shared_buffers"] ==
         plan.points[3].scenario.resolved["postgres"]["shared_buffers"]);
