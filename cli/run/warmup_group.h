@@ -3,7 +3,9 @@
 // Shared warmups. Points of a grid that differ only in PostgreSQL settings a
 // reload applies (pg_settings.context sighup, superuser or user: the
 // checkpoint, bgwriter, *_flush_after, WAL writer and commit settings;
-// scenarios/chain.cpp lists them) or only in the measured pgbench run build
+// scenarios/chain.cpp lists them; fsync, PGC_SIGHUP in guc.c, is not among
+// them since ckptsim's server reads it at start only) or only in the
+// measured pgbench run build
 // the same host and run the same warmup: during the warmup such a grid value
 // keeps the scenario's own setting, and reaches the server after it by a
 // reload (GridPoint::host(), run_point.h's measure_on_host), as a DBA who
