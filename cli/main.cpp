@@ -1,5 +1,5 @@
-// ckptsim: the command line. run / check / analyze / compare / presets / plot / index / devbench / calibrate /
-// compare-pg.
+// ckptsim: the command line. run / check / analyze / compare / presets / plot / report / index / devbench /
+// calibrate / compare-pg.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -103,6 +103,13 @@ CLI::App* add_run(CLI::App& app, RunArgs& run) {
                   "Stop after this many wall-clock seconds, as Ctrl-C does (the folder is marked partial)")
       ->check(kPositiveSeconds);
   cmd->add_flag("--quiet,-q", run.quiet, "Print nothing but errors");
+  auto* list = cmd->add_flag("--list-points", run.list_points,
+                             "Print one command line per point (and repeat) that runs it alone, then exit");
+  auto* shard = cmd->add_option("--shard", run.shard,
+                                "Run only the I-th of K shares of the grid's points (I/K, shares numbered from 1)");
+  auto* point = cmd->add_option("--point", run.point, "Run only this point of the grid, into --out (GRID/NAME)");
+  list->excludes(shard)->excludes(point);
+  shard->excludes(point);
   return cmd;
 }
 
@@ -188,6 +195,12 @@ int main(int argc, char** argv) {
       ->add_option("dir", plot_dir, fmt::format("A run folder ({}) or a grid folder ({})", kProgressCsv, kGridRecord))
       ->required();
 
+  std::string report_dir;
+  auto* report_cmd = app.add_subcommand(
+      "report", fmt::format("Write a grid's {}, {} and plots again from its point folders, and name the missing ones",
+                            kSummaryCsv, kReportTxt));
+  report_cmd->add_option("dir", report_dir, fmt::format("A grid folder ({})", kGridRecord))->required();
+
   std::string index_dir;
   auto* index_cmd = app.add_subcommand(
       "index", fmt::format("Write {} (and {}/ pages) over every run and grid under a folder, for a browser", kIndexHtml,
@@ -238,6 +251,7 @@ int main(int argc, char** argv) {
   if (presets_cmd->parsed()) rc = command_presets();
   if (plot_cmd->parsed()) rc = command_plot(plot_dir);
   if (index_cmd->parsed()) rc = command_index(index_dir);
+  if (report_cmd->parsed()) rc = command_report(report_dir);
   if (devbench_cmd->parsed()) rc = command_devbench(devbench);
   if (calibrate_cmd->parsed()) rc = command_calibrate(calibrate);
   if (compare_cmd->parsed()) rc = command_compare_pg(recorded);

@@ -16,6 +16,7 @@
 #include "scenarios/paste.h"
 #include "scenarios/presets.h"
 #include "scenarios/published.h"
+#include "scenarios/repeat.h"
 #include "scenarios/resolve.h"
 #include "scenarios/same_layer.h"
 #include "scenarios/scenario.h"
@@ -27,8 +28,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kTopLevelKeys{"hardware", "device", "os",   "postgres", "pgbench",     "init",
-                                             "warmup",   "grid",   "seed", "preset",   "description", "published"};
+const std::vector<std::string> kTopLevelKeys{"hardware",    "device",    "os",    "postgres", "pgbench",
+                                             "init",        "warmup",    "grid",  "seed",     "preset",
+                                             "description", "published", "repeat"};
 const std::vector<std::string> kFragmentKeys{"hardware", "device", "os",     "postgres",
                                              "pgbench",  "init",   "warmup", "description"};
 
@@ -89,7 +91,7 @@ void lay_sections(const json& doc, const std::string& prefix, const std::vector<
                                    : "unknown section (expected " + joined(allowed, ", ") + ")");
     } else if (key == "description") {
       if (!value.is_string()) errors.add(where, shown(value) + " is not a string");
-    } else if (key == "published") {
+    } else if (key == "published" || key == "repeat") {
       continue;  // the published figures, read once the points are known (published.h)
     } else if (std::find(kSections.begin(), kSections.end(), key) != kSections.end()) {
       if (!value.is_object()) {
@@ -365,6 +367,29 @@ void put_in_chain_order(Plan& plan, const ChainSpec& chain, Errors& errors) {
   if (ordered.size() == names.size()) plan.points = std::move(ordered);
 }
 
+// --set repeat=N: taken out of the setting paths. Returns the repeat count, or nullopt when none was set.
+std::optional<int> repeat_from_sets(std::vector<std::string>& sets, Errors& errors) {
+  std::optional<int> repeat;
+  std::vector<std::string> settings;
+  for (const std::string& set : sets) {
+    if (set.substr(0, set.find('=')) != "repeat") {
+      settings.push_back(set);
+      continue;
+    }
+    const std::string text = set.size() > 6 ? set.substr(7) : "";
+    const json value = json_too_deep(text) ? json(text) : json::parse(text, nullptr, false);
+    repeat = read_repeat(value.is_discarded() ? json(text) : value, "--set repeat", errors);
+  }
+  sets = std::move(settings);
+  return repeat;
+}
+
+// Whether a grid axis is a PostgreSQL setting a reload applies: a point's
+// value then comes after the warmup, which all points of a group share (warmup.h in cli/run).
+bool reloadable_axis(const GridAxis& axis) {
+  return axis.section == "postgres" && chain_refusal(axis.section, axis.key).empty();
+}
+
 constexpr std::size_t kMaxPointName = 255;  // NAME_MAX: a point names a folder
 
 }  // namespace
@@ -396,6 +421,8 @@ Plan load_plan(const json& doc, [[maybe_unused]] const fs::path& base_dir, const
 
   std::vector<std::string> sets = options.sets;
   const json grid = grid_with_sets(doc, sets, errors);
+  std::optional<int> repeat = repeat_from_sets(sets, errors);
+  if (!repeat && doc.contains("repeat")) repeat = read_repeat(doc.at("repeat"), "/repeat", errors);
   const ChainSpec chain = read_chain(grid, errors);
 
   Layers base;
@@ -411,6 +438,9 @@ Plan load_plan(const json& doc, [[maybe_unused]] const fs::path& base_dir, const
 
   const std::vector<GridAxis> axes = grid.is_null() ? std::vector<GridAxis>{} : read_grid(grid, schemas, errors);
   const bool chain_ok = chain.chained && check_chain_axes(axes, errors);
+  if (chain.chained && repeat.value_or(1) > 1)
+    errors.add("/repeat", "a chained grid runs once on one host; run it again with another --seed instead");
+  const bool any_reloadable = !chain.chained && std::any_of(axes.begin(), axes.end(), reloadable_axis);
   Plan plan;
   plan.warnings = std::move(warnings);
   for (const GridAxis& axis : axes) plan.grid_paths.push_back(axis.path);
@@ -432,8 +462,10 @@ Plan load_plan(const json& doc, [[maybe_unused]] const fs::path& base_dir, const
   for (;;) {
     GridPoint point;
     Layers layers = base;
+    Layers host_layers = base;  // without the reloadable axes: the warmup's
     for (std::size_t i = 0; i < axes.size(); ++i) {
       lay_axis_value(axes[i], at[i], layers);
+      if (!reloadable_axis(axes[i])) lay_axis_value(axes[i], at[i], host_layers);  // a bundle is never reloadable
       point.values.emplace_back(axes[i].path, axes[i].values[at[i]]);
     }
     point.name = point_name(point.values);
@@ -447,6 +479,15 @@ Plan load_plan(const json& doc, [[maybe_unused]] const fs::path& base_dir, const
     point.scenario = resolve(std::move(layers), schemas, presets, errors);
     point.scenario.seed = seed;
     point.scenario.resolved["seed"] = seed;
+    if (any_reloadable && errors.size() == errors_before) {
+      // The warmup's settings; when they do not resolve alone (a check that
+      // spans settings), the point warms up with its own.
+      Errors host_errors;
+      Scenario host = resolve(std::move(host_layers), schemas, presets, host_errors);
+      host.seed = seed;
+      host.resolved["seed"] = seed;
+      if (host_errors.empty() && host.resolved != point.scenario.resolved) point.warmup_host = std::move(host);
+    }
     // Values written differently that resolve alike ("1GB" and "1024MB") would run one point twice.
     // (A point that did not resolve is not compared: its errors say why.)
     const auto [same, fresh] = resolved_points.emplace(point.scenario.resolved.dump(), point.name);
@@ -465,6 +506,8 @@ Plan load_plan(const json& doc, [[maybe_unused]] const fs::path& base_dir, const
   std::vector<std::string> point_names;
   for (const GridPoint& point : plan.points) point_names.push_back(point.name);
   plan.published = read_published(doc, point_names, errors);
+  plan.repeat = repeat.value_or(1);
+  plan.points = repeated_points(std::move(plan.points), plan.repeat);
 
   if (!errors.empty()) {
     std::vector<std::string> unique;

@@ -2,8 +2,9 @@
 //
 // A scenario: the hardware, kernel, PostgreSQL and pgbench settings of one
 // run, read from a JSON file with top-level keys hardware, os, postgres,
-// pgbench, init, warmup (objects), grid (object), seed (integer), preset (list of
-// names), an optional description and optional published figures (published.h). Anything else is an error.
+// pgbench, init, warmup (objects), grid (object), seed (integer), repeat
+// (integer, scenarios/repeat.h), preset (list of names), an optional description and optional published figures
+// (published.h). Anything else is an error.
 //
 // Layers, lowest first: built-in defaults < component presets (chosen by
 // postgres.version, os.kernel, hardware.device) < the shipped presets named in
@@ -89,6 +90,15 @@ struct GridPoint {
   std::string name;  // "checkpoint_sorting=true,checkpoint_flush_after=256kB"; "" without a grid
   std::vector<std::pair<std::string, json>> values;  // grid path ("postgres.checkpoint_sorting") -> value
   Scenario scenario;
+  // With "repeat": N > 1, which repeat this is (1..N; 0 without repeats) and
+  // the name of the point it repeats ("" for a scenario without a grid).
+  int repeat = 0;
+  std::string base_name;
+  // The settings the host is built and warmed up with, when they differ from
+  // the point's: its reloadable PostgreSQL grid values (scenarios/warmup.h)
+  // keep the scenario's own during the warmup and come by a reload after it.
+  std::optional<Scenario> warmup_host;
+  const Scenario& host() const { return warmup_host ? *warmup_host : scenario; }
 };
 
 struct Plan {
@@ -100,7 +110,8 @@ struct Plan {
   bool chained = false;
   std::vector<std::string> warnings;   // e.g. pasted settings that ckptsim does not model
   std::optional<Published> published;  // the figures of the experiment it reproduces (published.h)
-  bool is_grid() const { return !grid_paths.empty(); }
+  int repeat = 1;                      // "repeat": each point run this many times (scenarios/repeat.h)
+  bool is_grid() const { return !grid_paths.empty() || repeat > 1; }
 };
 
 // The largest grid loaded unless the caller allows more (run / check --max-points).

@@ -25,8 +25,11 @@ struct RunArgs {
   double threshold = 10.0;
   bool quiet = false;
   std::uint64_t max_points = scenarios::kDefaultMaxPoints;
-  std::string crash_at;   // --crash-at: a duration into the measured run ("" : none)
-  double max_wall_s = 0;  // 0: no limit; else stop as SIGINT does after this many wall-clock seconds
+  std::string crash_at;      // --crash-at: a duration into the measured run ("" : none)
+  double max_wall_s = 0;     // 0: no limit; else stop as SIGINT does after this many wall-clock seconds
+  bool list_points = false;  // --list-points: print a command line per point and exit (cli/commands/grid_shares.h)
+  std::string shard;         // --shard I/K ("" : the whole grid)
+  std::string point;         // --point NAME: that point alone, into --out (GRID/NAME)
 };
 
 struct CheckArgs {
@@ -62,5 +65,8 @@ int command_presets();
 int command_plot(const std::string& dir);
 // Writes the static HTML pages over every run and grid under DIR (cli/pages/results_index.h).
 int command_index(const std::string& dir);
+// Writes a grid's summary.csv, report.txt and plots again from its point
+// folders (cli/run/grid_report.h); 1 when points are missing or incomplete.
+int command_report(const std::string& dir);
 
 }  // namespace ckptsim::cli

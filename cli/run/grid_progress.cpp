@@ -27,7 +27,7 @@ std::string eta_text(double seconds) {
   return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
 }
 
-GridProgress::GridProgress(std::vector<std::atomic<double>>& fractions, Mode mode, std::FILE* out)
+GridProgress::GridProgress(std::span<std::atomic<double>> fractions, Mode mode, std::FILE* out)
     : fractions_(fractions), mode_(mode), out_(out) {
   if (mode_ == Mode::bar) thread_ = std::thread([this] { redraw_loop(); });
 }

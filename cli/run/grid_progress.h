@@ -16,6 +16,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <mutex>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,7 +30,7 @@ class GridProgress {
  public:
   enum class Mode { off, bar, lines };
   // fractions: each point's completion in [0, 1], written by the workers.
-  GridProgress(std::vector<std::atomic<double>>& fractions, Mode mode, std::FILE* out = stderr);
+  GridProgress(std::span<std::atomic<double>> fractions, Mode mode, std::FILE* out = stderr);
   ~GridProgress();
   GridProgress(const GridProgress&) = delete;
   GridProgress& operator=(const GridProgress&) = delete;
@@ -40,7 +41,7 @@ class GridProgress {
  private:
   void redraw_loop();
 
-  std::vector<std::atomic<double>>& fractions_;
+  std::span<std::atomic<double>> fractions_;
   Mode mode_;
   std::FILE* out_;
   const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();

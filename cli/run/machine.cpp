@@ -8,8 +8,11 @@ namespace ckptsim::cli {
 
 namespace {
 // The server's log sink is set before anything can log (tables are created next).
-postgres::Server& with_log(postgres::Server& server, std::unique_ptr<analysis::AtomicFile>& log) {
-  server.set_log_sink([&log](std::string_view line) { log->out() << line << '\n'; });
+postgres::Server& with_log(postgres::Server& server, std::unique_ptr<ServerLog>& log) {
+  server.set_log_sink([&log](std::string_view line) {
+    log->text += line;
+    log->text += '\n';
+  });
   return server;
 }
 }  // namespace
@@ -25,7 +28,7 @@ Machine::Machine(const scenarios::Scenario& sc, const std::filesystem::path& log
                      : disk::make_device(sim, sc.wal_device, sc.seed, "wal", instance_limits.get())),
       kernel(sim, sc.os, os::Memory{sc.hardware.ram, postgres::shared_memory_size(sc.postgres)}, *data_device,
              wal_device.get(), sc.seed),
-      log(std::make_unique<analysis::AtomicFile>(log_path)),
+      log(std::make_unique<ServerLog>(ServerLog{log_path, {}})),
       server(sim, cpus, kernel, sc.postgres, sc.seed),
       tables(with_log(server, log), sc.pgbench.scale),
       pgbench_pid(server.postmaster_pid() +
@@ -34,7 +37,7 @@ Machine::Machine(const scenarios::Scenario& sc, const std::filesystem::path& log
 }
 
 void Machine::open_log(const std::filesystem::path& log_path) {
-  log = std::make_unique<analysis::AtomicFile>(log_path);
+  log = std::make_unique<ServerLog>(ServerLog{log_path, {}});
 }
 
 }  // namespace ckptsim::cli

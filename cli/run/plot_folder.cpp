@@ -41,7 +41,7 @@ std::optional<analysis::Stability> stability_of(const fs::path& run_dir) {
 // as run makes them (no "..", no absolute path, no separator), and a real
 // folder, not a symbolic link to one elsewhere. Anything else is refused, so
 // that plot never writes outside DIR.
-fs::path point_folder(const fs::path& dir, const nlohmann::json& name) {
+fs::path point_folder(const fs::path& dir, const nlohmann::json& name, bool missing_ok = false) {
   const fs::path index = dir / kGridRecord;
   if (!name.is_string()) throw FolderRefused(fmt::format("{}: a point name is not a string", index.string()));
   const std::string text = name.get<std::string>();
@@ -55,7 +55,10 @@ fs::path point_folder(const fs::path& dir, const nlohmann::json& name) {
   const fs::file_status status = fs::symlink_status(point, ec);
   if (fs::is_symlink(status))
     throw FolderRefused(fmt::format("{}: is a symbolic link, not the point folder run wrote", point.string()));
-  if (!fs::is_directory(status)) throw FolderRefused(fmt::format("{}: no such point folder", point.string()));
+  if (!fs::is_directory(status)) {
+    if (missing_ok && !fs::exists(status)) return {};
+    throw FolderRefused(fmt::format("{}: no such point folder", point.string()));
+  }
   return point;
 }
 
@@ -134,7 +137,7 @@ void write_grid_index(const fs::path& grid_dir, const std::string& title, const 
   analysis::write_file_atomically(grid_dir / kGridRecord, index.dump(2) + "\n");
 }
 
-GridIndex read_grid_index(const fs::path& dir) {
+GridIndex read_grid_index(const fs::path& dir, bool missing_ok) {
   const auto head = analysis::read_regular_file(dir / kGridRecord, kMaxRecordBytes);  // never a FIFO
   if (!head) {
     throw FolderRefused(
@@ -145,19 +148,27 @@ GridIndex read_grid_index(const fs::path& dir) {
       !index.value("title", nlohmann::json()).is_string()) {
     throw FolderRefused(fmt::format("{}: not a grid index ckptsim wrote", (dir / kGridRecord).string()));
   }
-  GridIndex grid{index["title"].get<std::string>(), {}};
-  for (const auto& name : index["points"]) grid.points.push_back(point_folder(dir, name));
+  GridIndex grid{index["title"].get<std::string>(), {}, {}};
+  for (const auto& name : index["points"]) {
+    fs::path point = point_folder(dir, name, missing_ok);
+    if (point.empty()) {
+      grid.missing.push_back(name.get<std::string>());
+    } else {
+      grid.points.push_back(std::move(point));
+    }
+  }
   return grid;
 }
 
-void plot_folder(const fs::path& dir, const std::string& run_title) {
+void plot_folder(const fs::path& dir, const std::string& run_title, bool missing_ok) {
   if (fs::exists(dir / kProgressCsv)) {
     const std::string why =
         draw_run(dir, run_title.empty() ? fs::absolute(dir).lexically_normal().filename().string() : run_title);
     if (!why.empty()) warn_not_drawn(dir, why);
     return;
   }
-  const auto [title, points] = read_grid_index(dir);  // all points checked before any is drawn
+  const auto [title, points, missing] = read_grid_index(dir, missing_ok);  // all checked before any is drawn
+  (void)missing;  // left out of the plots (`ckptsim report` names them)
   std::vector<analysis::PlotSeries> series;
   for (const fs::path& point : points) {
     const std::string name = point.filename().string();

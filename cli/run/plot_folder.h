@@ -24,11 +24,14 @@ void write_grid_index(const std::filesystem::path& grid_dir, const std::string& 
 // order. Throws FolderRefused naming the file when DIR has no grid.json, it is
 // not one ckptsim wrote, or a point is no plain folder name under DIR or is a
 // symbolic link.
+// With `missing_ok`, a point without a folder is listed in `missing` instead
+// (`ckptsim report` over a grid whose shares are not all back).
 struct GridIndex {
   std::string title;
   std::vector<std::filesystem::path> points;
+  std::vector<std::string> missing;
 };
-GridIndex read_grid_index(const std::filesystem::path& dir);
+GridIndex read_grid_index(const std::filesystem::path& dir, bool missing_ok = false);
 
 // Plots DIR (a run folder: progress.csv; or a grid folder: grid.json). A run
 // with nothing to draw (analysis::plot_run) gets a warning on stderr instead
@@ -36,6 +39,6 @@ GridIndex read_grid_index(const std::filesystem::path& dir);
 // naming DIR when it is neither, or when a point of grid.json is no plain
 // folder name under DIR or is a symbolic link; std::runtime_error when a plot
 // cannot be written.
-void plot_folder(const std::filesystem::path& dir, const std::string& run_title = "");
+void plot_folder(const std::filesystem::path& dir, const std::string& run_title = "", bool missing_ok = false);
 
 }  // namespace ckptsim::cli

@@ -122,8 +122,23 @@ void warn_if_any(const std::string& warning) {
   if (!warning.empty()) std::cerr << "warning: " << printable(warning) << '\n';
 }
 
+PointPlace point_place(const scenarios::GridPoint& point, const std::string& warmup_shared_with) {
+  PointPlace place{.repeat = point.repeat,
+                   .repeat_of = point.base_name,
+                   .warmup_shared_with = warmup_shared_with,
+                   .reloaded_after_warmup = nullptr};
+  if (point.warmup_host) {
+    const scenarios::json& own = point.scenario.resolved.at("postgres");
+    const scenarios::json& warm = point.warmup_host->resolved.at("postgres");
+    for (const auto& [key, value] : own.items())
+      if (!warm.contains(key) || warm.at(key) != value) place.reloaded_after_warmup[key] = value;
+  }
+  return place;
+}
+
 std::string run_record(const scenarios::Scenario& scenario, double threshold, std::optional<sim::Duration> crash_at,
-                       const std::optional<ChainPlace>& chain, const std::string& scenario_file) {
+                       const std::optional<ChainPlace>& chain, const std::string& scenario_file,
+                       const PointPlace& place) {
   nlohmann::ordered_json record = {{"ckptsim_version", CKPTSIM_VERSION}};
   if (!scenario_file.empty()) record[kScenarioFileKey] = scenario_file;
   record["threshold"] = threshold;
@@ -132,15 +147,25 @@ std::string run_record(const scenarios::Scenario& scenario, double threshold, st
     record["chain"] = {{"position", chain->position}, {"of", chain->of}};
     if (!chain->after.empty()) record["chain"]["after"] = chain->after;
   }
+  if (place.repeat > 0) {
+    record["repeat"] = place.repeat;
+    record["repeat_of"] = place.repeat_of;
+  }
+  if (!place.warmup_shared_with.empty()) record["warmup_shared_with"] = place.warmup_shared_with;
+  if (!place.reloaded_after_warmup.is_null()) record["reloaded_after_warmup"] = place.reloaded_after_warmup;
   record["settings"] = scenario.resolved;
   return record.dump(2) + "\n";
 }
 
 std::optional<KeptPoint> complete_run(const fs::path& dir, const std::string& record) {
+  if (!same_record(read_text(dir / kRunRecord), record)) return std::nullopt;
+  return finished_run(dir);
+}
+
+std::optional<KeptPoint> finished_run(const fs::path& dir) {
   for (const std::string& name : always_written()) {
     if (!fs::is_regular_file(dir / name)) return std::nullopt;
   }
-  if (!same_record(read_text(dir / kRunRecord), record)) return std::nullopt;
   try {
     const auto summary = nlohmann::json::parse(read_text(dir / kSummaryJson));
     if (summary.value("complete", false) != true) return std::nullopt;
@@ -179,6 +204,8 @@ FolderContents sort_contents(const fs::path& dir) {
     } else if (has_record && is_plain_file(entry) && name != kIndexHtml &&
                (is_point_file(name) || is_grid_file(name))) {
       c.files.push_back(entry.path());
+    } else if (is_plain_folder(entry) && temporary_pid(name) && process_alive(*temporary_pid(name))) {
+      continue;  // a point that another share of the grid is running (grid_shares.h)
     } else if (is_plain_folder(entry) && (is_point_folder(entry.path()) || is_dead_staging(entry.path()))) {
       c.point_dirs.push_back(entry.path());
     } else if (is_plain_folder(entry) && name == kIndexFolder && is_index_folder(entry.path())) {
@@ -272,7 +299,7 @@ void refuse_other_scenario(const fs::path& out, const fs::path& scenario_file) {
   }
 }
 
-ClaimedOutput claim_output(const fs::path& out) {
+ClaimedOutput claim_output(const fs::path& out, bool lock) {
   // "d/new/.." is d: the folder is checked where the kernel will resolve it.
   std::error_code ec;
   fs::path dir = fs::weakly_canonical(fs::absolute(out), ec);
@@ -286,7 +313,7 @@ ClaimedOutput claim_output(const fs::path& out) {
     throw FolderRefused(fmt::format("{}: exists and is not a folder", shown));
   if (fs::exists(status)) refuse_foreign(shown, sort_contents(dir).foreign);
   make_output_folder(dir, shown);
-  ClaimedOutput claimed{.dir = dir, .lock = std::make_unique<OutputLock>(dir, shown)};
+  ClaimedOutput claimed{.dir = dir, .lock = lock ? std::make_unique<OutputLock>(dir, shown) : nullptr};
   return claimed;
 }
 

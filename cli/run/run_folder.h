@@ -48,12 +48,26 @@ struct ChainPlace {
   std::string after;
 };
 
+// A grid point's place among the others, as its run.json records it:
+//   "repeat": K, "repeat_of": NAME   with "repeat" (scenarios/repeat.h)
+//   "warmup_shared_with": NAME       the first point of its warmup group (warmup_group.h)
+//   "reloaded_after_warmup": {...}   its PostgreSQL settings that a reload set after the
+//                                    warmup (the warmup ran with the scenario's own)
+struct PointPlace {
+  int repeat = 0;
+  std::string repeat_of;
+  std::string warmup_shared_with;
+  scenarios::json reloaded_after_warmup;  // null: none
+};
+PointPlace point_place(const scenarios::GridPoint& point, const std::string& warmup_shared_with);
+
 // The recorded settings of one point: the text of its run.json. A point of a
 // chained grid records its place: "chain": {"position": 2, "of": 4, "after": NAME}.
 // "scenario_file" names the file the run came from (scenario_file_from), when known.
 std::string run_record(const scenarios::Scenario& scenario, double threshold,
                        std::optional<sim::Duration> crash_at = std::nullopt,
-                       const std::optional<ChainPlace>& chain = std::nullopt, const std::string& scenario_file = "");
+                       const std::optional<ChainPlace>& chain = std::nullopt, const std::string& scenario_file = "",
+                       const PointPlace& place = {});
 
 // The key under which run.json and grid.json name the scenario file.
 inline constexpr char kScenarioFileKey[] = "scenario_file";
@@ -98,6 +112,8 @@ struct KeptPoint {
 
 // The folder of a run that went to its end with these recorded settings, or nullopt.
 std::optional<KeptPoint> complete_run(const std::filesystem::path& dir, const std::string& record);
+// What a run folder's summary.json says, when it says "complete": true (any settings).
+std::optional<KeptPoint> finished_run(const std::filesystem::path& dir);
 
 // The output folder of a run, resolved as the kernel will resolve it
 // ("d/new/.." is d, checked before anything is created), checked (a folder
@@ -107,7 +123,8 @@ struct ClaimedOutput {
   std::filesystem::path dir;
   std::unique_ptr<OutputLock> lock;
 };
-ClaimedOutput claim_output(const std::filesystem::path& out);
+// Without `lock`, the folder is checked and made but not locked (a share of a grid, grid_shares.h).
+ClaimedOutput claim_output(const std::filesystem::path& out, bool lock = true);
 
 // Readies `out` for a run: removes what a killed run left (its temporary
 // folders and files), and returns, per point of a grid, whether its folder

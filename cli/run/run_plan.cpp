@@ -16,9 +16,10 @@
 #include "analysis/atomic_file.h"
 #include "analysis/plots.h"
 #include "analysis/report.h"
+#include "cli/run/forked_grid.h"
 #include "cli/run/grid_files.h"
 #include "cli/run/grid_progress.h"
-#include "cli/run/grid_reports.h"
+#include "cli/run/grid_report.h"
 #include "cli/run/plot_folder.h"
 #include "cli/run/printable.h"
 #include "cli/run/published_verdict.h"
@@ -28,21 +29,20 @@
 #include "cli/run/run_point.h"
 #include "cli/run/staged_folder.h"
 #include "cli/run/stop.h"
+#include "cli/run/warmup_group.h"
 
 namespace ckptsim::cli {
 
 namespace {
 
 // One plan's points, run by a pool of workers that each take the next point.
-class PointPool {
+// A single run and a chained grid's points run here, in this process; the
+// other grids' points in processes of their own (forked_grid.h).
+class PointPool : public PlanResults {
  public:
   PointPool(const scenarios::Plan& plan, const std::filesystem::path& out, const PlanOptions& options,
             const std::vector<std::string>& records, const std::vector<std::optional<KeptPoint>>& kept)
-      : outcomes(plan.points.size()),
-        errors(plan.points.size()),
-        warnings(plan.points.size()),
-        ran(plan.points.size(), 0),
-        measured(plan.points.size(), 0),
+      : PlanResults(plan.points.size()),
         plan_(plan),
         out_(out),
         options_(options),
@@ -69,12 +69,6 @@ class PointPool {
     for (auto& t : pool) t.join();
     progress_.reset();  // the bar's line is cleared before anything else is printed
   }
-
-  std::vector<RunOutcome> outcomes;
-  std::vector<std::string> errors;
-  std::vector<std::string> warnings;  // an earlier run's point folder that could not all be removed
-  std::vector<char> ran;              // ran to its end, or kept from an earlier run
-  std::vector<char> measured;         // ran in this process, to its end or until a stop
 
  private:
   void work() {
@@ -110,8 +104,8 @@ class PointPool {
       std::optional<StagedFolder> staged;
       if (!single_) staged.emplace(out_ / plan_.points[i].name);
       const std::filesystem::path dir = staged ? staged->path() : out_;
-      outcomes[i] =
-          chain_ ? chain_->run_next(plan_.points[i].scenario, dir, run) : run_point(plan_.points[i].scenario, dir, run);
+      outcomes[i] = chain_ ? chain_->run_next(plan_.points[i].scenario, dir, run)
+                           : run_point(plan_.points[i].scenario, plan_.points[i].host(), dir, run);
       ran[i] = outcomes[i].stopped_by == StopReason::none;
       measured[i] = 1;
       if (staged) warnings[i] = staged->commit();
@@ -137,11 +131,12 @@ class PointPool {
 
 // The exit code of a plan whose points did not all run to their end (errors
 // printed, or why it stopped), or nullopt when they all did.
-std::optional<int> unfinished(const scenarios::Plan& plan, const PointPool& pool) {
-  const std::size_t n = plan.points.size();
+std::optional<int> unfinished(const scenarios::Plan& plan, const PlanResults& pool, const std::vector<char>& selected) {
+  const std::size_t n =
+      selected.empty() ? plan.points.size() : static_cast<std::size_t>(std::count(selected.begin(), selected.end(), 1));
   const bool single = !plan.is_grid();
   int failed = 0;
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < plan.points.size(); ++i) {
     if (pool.errors[i].empty()) continue;
     ++failed;
     std::cerr << "error: " << printable(single ? std::string("run") : "point " + plan.points[i].name) << ": "
@@ -165,7 +160,7 @@ std::optional<int> unfinished(const scenarios::Plan& plan, const PointPool& pool
 // A stopped plan's plots: those of each run it measured, from the intervals
 // it committed (no grid plots: they would compare partial series with whole ones).
 void plot_stopped(const scenarios::Plan& plan, const std::filesystem::path& dir, const PlanOptions& options,
-                  const PointPool& pool) {
+                  const PlanResults& pool) {
   if (!analysis::gnuplot_available()) return;
   for (std::size_t i = 0; i < plan.points.size(); ++i) {
     if (!pool.measured[i]) continue;
@@ -175,36 +170,26 @@ void plot_stopped(const scenarios::Plan& plan, const std::filesystem::path& dir,
   }
 }
 
-// The grid's table (summary.csv, summary-mean.csv, report.txt, printed), grid.json and the plots.
-// Each point's row is read back from its folder (grid_reports.h).
-void write_plan_outputs(const scenarios::Plan& plan, const std::filesystem::path& out, const PlanOptions& options,
-                        const std::vector<std::string>& names, const std::vector<RunOutcome>& outcomes) {
-  const bool single = !plan.is_grid();
-  std::vector<analysis::ReportRow> rows;
-  for (std::size_t i = 0; i < plan.points.size(); ++i) {
-    std::vector<std::string> values;
-    for (const auto& [path, value] : plan.points[i].values)
-      values.push_back(value.is_string() ? value.get<std::string>() : value.dump());
-    rows.push_back(point_report_row(single ? out : out / names[i], std::move(values)));
-  }
-  const std::string report = grid_report_text(plan.grid_paths, rows, options.threshold);
-  if (!single) {
-    write_grid_tables(out, plan.grid_paths, rows);
-    analysis::write_file_atomically(out / run_files::kReportTxt, report);
-  }
-  if (!options.quiet) std::cout << report;
-  if (plan.published && !options.quiet) {
-    std::vector<analysis::Stability> stabilities;
-    for (const RunOutcome& outcome : outcomes) stabilities.push_back(outcome.stability);
-    const std::string verdict = published_verdict(*plan.published, names, stabilities);
-    if (!verdict.empty()) {
-      std::cout << verdict
-                << (options.overridden ? " (settings changed by --set or --preset-file: not the published setup)" : "")
-                << '\n';
-    }
-  }
+// The published verdict, when the plan reproduces a published experiment.
+void print_verdict(const scenarios::Plan& plan, const PlanOptions& options, const std::vector<std::string>& names,
+                   const std::vector<RunOutcome>& outcomes) {
+  if (!plan.published || options.quiet) return;
+  std::vector<analysis::Stability> stabilities;
+  for (const RunOutcome& outcome : outcomes) stabilities.push_back(outcome.stability);
+  const std::string verdict = published_verdict(*plan.published, names, stabilities);
+  if (verdict.empty()) return;
+  std::cout << verdict
+            << (options.overridden ? " (settings changed by --set or --preset-file: not the published setup)" : "")
+            << '\n';
+}
 
-  if (!single) write_grid_index(out, options.title, names, plan.chained, options.scenario_file);
+// A single run's table (printed) and plots.
+void write_single_outputs(const scenarios::Plan& plan, const std::filesystem::path& out, const PlanOptions& options,
+                          const std::vector<std::string>& names, const std::vector<RunOutcome>& outcomes) {
+  const std::vector<analysis::ReportRow> rows{
+      {.values = {}, .stability = outcomes.front().stability, .repeat = 0, .figures = {}}};
+  if (!options.quiet) std::cout << analysis::format_report(plan.grid_paths, rows, options.threshold);
+  print_verdict(plan, options, names, outcomes);
   if (analysis::gnuplot_available()) {
     plot_folder(out, options.title);
   } else if (!options.quiet) {
@@ -212,48 +197,100 @@ void write_plan_outputs(const scenarios::Plan& plan, const std::filesystem::path
   }
 }
 
+// A grid's files: grid.json, then what `ckptsim report` writes from the point folders.
+void write_grid_outputs(const scenarios::Plan& plan, const std::filesystem::path& out, const PlanOptions& options,
+                        const std::vector<std::string>& names, const std::vector<RunOutcome>& outcomes) {
+  write_grid_record(out, plan, options.title, options.threshold, options.scenario_file);
+  const GridReport report = report_grid(out, !options.quiet);
+  if (!options.quiet) std::cout << report.text;
+  print_verdict(plan, options, names, outcomes);
+}
+
+// Each point's run.json.
+std::vector<std::string> point_records(const scenarios::Plan& plan, const PlanOptions& options) {
+  const std::size_t n = plan.points.size();
+  const std::vector<std::string> shared_with = warmup_shared_with(plan);
+  std::vector<std::string> records;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::optional<ChainPlace> place =
+        plan.chained ? std::optional<ChainPlace>(ChainPlace{i + 1, n, i > 0 ? plan.points[i - 1].name : ""})
+                     : std::nullopt;
+    records.push_back(run_record(plan.points[i].scenario, options.threshold, options.crash_at, place,
+                                 options.scenario_file, point_place(plan.points[i], shared_with[i])));
+  }
+  return records;
+}
+
+// Runs the plan's points: here for a single run or a chain, else in processes that share warmups.
+std::unique_ptr<PlanResults> run_points(const scenarios::Plan& plan, const std::filesystem::path& dir,
+                                        const PlanOptions& options, const std::vector<std::string>& records,
+                                        const std::vector<std::optional<KeptPoint>>& kept) {
+  if (!plan.is_grid() || plan.chained) {
+    auto pool = std::make_unique<PointPool>(plan, dir, options, records, kept);
+    pool->run_all();
+    return pool;
+  }
+  std::vector<char> selected = options.selected;
+  if (selected.empty()) selected.assign(plan.points.size(), 1);
+  return std::make_unique<PlanResults>(run_forked_grid({.plan = plan,
+                                                        .out = dir,
+                                                        .records = records,
+                                                        .kept = kept,
+                                                        .selected = std::move(selected),
+                                                        .jobs = options.jobs,
+                                                        .threshold = options.threshold,
+                                                        .crash_at = options.crash_at,
+                                                        .progress = !options.quiet}));
+}
+
 }  // namespace
 
 int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, const PlanOptions& options) {
   const std::size_t n = plan.points.size();
-  std::vector<std::string> names, records;
-  for (std::size_t i = 0; i < n; ++i) {
-    names.push_back(plan.points[i].name);
-    const std::optional<ChainPlace> place =
-        plan.chained ? std::optional<ChainPlace>(ChainPlace{i + 1, n, i > 0 ? plan.points[i - 1].name : ""})
-                     : std::nullopt;
-    records.push_back(
-        run_record(plan.points[i].scenario, options.threshold, options.crash_at, place, options.scenario_file));
-  }
+  std::vector<std::string> names;
+  for (const scenarios::GridPoint& point : plan.points) names.push_back(point.name);
+  const std::vector<std::string> records = point_records(plan, options);
+  const bool partial = !options.selected.empty();
   // A chain's points depend on each other: none is kept from an earlier run (run_folder.h).
   const std::vector<std::optional<KeptPoint>> kept =
       prepare_output(out, names, records, plan.is_grid() && !plan.chained);
   if (plan.is_grid()) retire_earlier_grid_files(out, names, kept);  // grid_files.h
+  // A share of a grid records the whole grid first, for `ckptsim report` (grid_report.h).
+  if (partial) write_grid_record(out, plan, options.title, options.threshold, options.scenario_file);
 
   // A single run is written beside `out` and put in its place with its plots (staged_folder.h).
   std::optional<StagedFolder> staged;
   if (!plan.is_grid()) staged.emplace(out);
   const std::filesystem::path dir = staged ? staged->path() : out;
-  PointPool pool(plan, dir, options, records, kept);
-  pool.run_all();
-  for (const std::string& warning : pool.warnings) warn_if_any(warning);
-  if (const auto rc = unfinished(plan, pool)) {
+  const std::unique_ptr<PlanResults> pool = run_points(plan, dir, options, records, kept);
+  for (const std::string& warning : pool->warnings) warn_if_any(warning);
+  if (const auto rc = unfinished(plan, *pool, options.selected)) {
     if (*rc == 1) return 1;  // failed: a single run's folder keeps the earlier run's files
-    plot_stopped(plan, dir, options, pool);
+    plot_stopped(plan, dir, options, *pool);
     if (staged) warn_if_any(staged->commit());
     remove_left_behind(out);
     return *rc;
   }
   if (plan.is_grid()) {
-    const std::size_t reused =
-        static_cast<std::size_t>(std::count_if(kept.begin(), kept.end(), [](const auto& k) { return k.has_value(); }));
+    std::size_t reused = 0;
+    for (std::size_t i = 0; i < n; ++i) reused += kept[i] && (!partial || options.selected[i]) ? 1 : 0;
     if (reused > 0 && !options.quiet)
-      std::cerr << fmt::format("ckptsim: kept {} of {} points from an earlier run of the same settings\n", reused, n);
+      std::cerr << fmt::format(
+          "ckptsim: kept {} of {} points from an earlier run of the same settings\n", reused,
+          partial ? static_cast<std::size_t>(std::count(options.selected.begin(), options.selected.end(), 1)) : n);
   }
-  write_plan_outputs(plan, dir, options, names, pool.outcomes);
+  if (partial) {
+    if (!options.quiet)
+      std::cerr << fmt::format("ckptsim: {} done; once every share is, `ckptsim report {}` writes the grid's files\n",
+                               options.selection_name, printable(out.string()));
+    remove_left_behind(out);
+    return 0;
+  }
   if (staged) {
+    write_single_outputs(plan, dir, options, names, pool->outcomes);
     warn_if_any(staged->commit());
   } else {
+    write_grid_outputs(plan, dir, options, names, pool->outcomes);
     finish_grid_output(out, names);
   }
   remove_left_behind(out);

@@ -218,12 +218,25 @@ struct Recorders {
 }  // namespace
 
 RunOutcome run_point(const scenarios::Scenario& sc, const std::filesystem::path& dir, const RunOptions& options) {
+  return run_point(sc, sc, dir, options);
+}
+
+RunOutcome run_point(const scenarios::Scenario& sc, const scenarios::Scenario& host_settings,
+                     const std::filesystem::path& dir, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   std::filesystem::create_directories(dir);
   analysis::write_file_atomically(dir / run_files::kRunRecord, options.record);
-  Host host = start_host(sc, dir, options);
+  Host host = start_host(host_settings, dir, options);
   if (!host.machine) return setup_stopped();
-  Machine& m = *host.machine;
+  return measure_on_host(*host.machine, host_settings, sc, dir, options, wall_start);
+}
+
+RunOutcome measure_on_host(Machine& m, const scenarios::Scenario& host_settings, const scenarios::Scenario& sc,
+                           const std::filesystem::path& dir, const RunOptions& options,
+                           std::chrono::steady_clock::time_point wall_start) {
+  m.move_log(dir / run_files::kPostgresLog);
+  // The point's own reloadable settings, as pg_ctl reload would bring them after the warmup.
+  if (host_settings.resolved.at("postgres") != sc.resolved.at("postgres")) m.server.reload(sc.postgres);
   m.server.reset_stats();
   pgbench::Pgbench bench(m.sim, m.cpus, m.server, m.tables, sc.pgbench, sc.seed, "run");
   return measure_point(m, bench, sc, dir, options, {.pgbench_pid = m.pgbench_pid, .wall_start = wall_start});

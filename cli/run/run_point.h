@@ -35,6 +35,11 @@ struct RunOptions {
 };
 
 RunOutcome run_point(const scenarios::Scenario& scenario, const std::filesystem::path& dir, const RunOptions& options);
+// A point whose host is built and warmed up with `host_settings` (a grid
+// point's GridPoint::host()), its own PostgreSQL settings then applied by a
+// reload when they differ (scenarios/scenario.h).
+RunOutcome run_point(const scenarios::Scenario& scenario, const scenarios::Scenario& host_settings,
+                     const std::filesystem::path& dir, const RunOptions& options);
 
 // A run's host: the machine as pgbench -i left it, the server started, the
 // warmup run (its object outlives it: its last transactions end later). No
@@ -45,6 +50,15 @@ struct Host {
   std::unique_ptr<pgbench::Pgbench> warmup;
 };
 Host start_host(const scenarios::Scenario& scenario, const std::filesystem::path& dir, const RunOptions& options);
+// The measured part of a point on a host built and warmed up with
+// `host_settings`: its postgres.log goes to `dir` (the lines of the setup and
+// warmup too), a reload applies the point's PostgreSQL settings when they
+// differ, the statistics are reset and its pgbench runs (measure_point).
+// run_point calls it on a host of its own; a shared warmup (warmup_group.h)
+// on a copy of the group's host.
+RunOutcome measure_on_host(Machine& machine, const scenarios::Scenario& host_settings,
+                           const scenarios::Scenario& scenario, const std::filesystem::path& dir,
+                           const RunOptions& options, std::chrono::steady_clock::time_point wall_start);
 // The outcome of a run whose host was stopped during its setup or warmup.
 RunOutcome setup_stopped();
 

@@ -71,7 +71,7 @@ TEST_CASE("a top-level key that is not a section is an error with a suggestion")
   CHECK(errors_of({{"zzz", 1}}) ==
         std::vector<std::string>{
             "/zzz: unknown section (expected hardware, device, os, postgres, pgbench, init, warmup, grid, "
-            "seed, preset, description, published)"});
+            "seed, preset, description, published, repeat)"});
   CHECK(errors_of({{"postgres", "fast"}}) ==
         std::vector<std::string>{"/postgres: \"fast\" is not an object of settings"});
 }

@@ -1,0 +1,39 @@
+// `ckptsim report DIR`: a grid's table and plots from its point folders (cli/run/grid_report.h).
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli/commands/commands.h"
+#include "cli/pages/results_index.h"
+#include "cli/run/folder_refused.h"
+#include "cli/run/grid_report.h"
+#include "cli/run/printable.h"
+#include "cli/run/run_files.h"
+#include "cli/run/run_folder.h"
+
+namespace ckptsim::cli {
+
+int command_report(const std::string& dir) {
+  GridReport report;
+  try {
+    if (!std::filesystem::is_regular_file(std::filesystem::path(dir) / run_files::kGridRecord))
+      throw FolderRefused(fmt::format("{}: not a grid folder (no {})", dir, run_files::kGridRecord));
+    const ClaimedOutput claimed = claim_output(dir);  // not while a run writes there
+    report = report_grid(claimed.dir, true);
+  } catch (const FolderRefused& e) {
+    std::cerr << "error: " << printable(e.what()) << '\n';
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << printable(e.what()) << '\n';
+    return 1;
+  }
+  std::cout << report.text;
+  refresh_indexes(dir);
+  if (report.missing.empty()) return 0;
+  std::cerr << "ckptsim: " << report.missing.size() << " point(s) missing or incomplete, left out of the table:\n";
+  for (const std::string& name : report.missing) std::cerr << "  " << printable(name) << '\n';
+  return 1;
+}
+
+}  // namespace ckptsim::cli
