@@ -1,5 +1,5 @@
 // ckptsim: the command line. run / check / analyze / compare / presets / plot / report / index / devbench /
-// calibrate / compare-pg.
+// calibrate / bench / compare-pg.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "cli/commands/bench.h"
 #include "cli/commands/calibrate.h"
 #include "cli/commands/commands.h"
 #include "cli/commands/compare_pg.h"
@@ -224,6 +225,13 @@ int main(int argc, char** argv) {
   calibrate_cmd->add_option("--name", calibrate.name, "The preset's name (default: calibrated)");
   calibrate_cmd->add_option("--out", calibrate.out, "The preset file to write (default: NAME.json; never overwritten)");
 
+  BenchArgs bench;
+  auto* bench_cmd = app.add_subcommand("bench", "How fast ckptsim simulates: fixed shipped scenarios, timed");
+  bench_cmd->add_flag("--json", bench.json, "Print the figures as JSON");
+  bench_cmd->add_option("--filter", bench.filter, "Run only the benchmarks whose name contains this");
+  bench_cmd->add_flag("--quick", bench.quick,
+                      "Cut each to 3 simulated seconds: checks that bench works, measures nothing");
+
   std::string recorded;
   auto* compare_cmd = app.add_subcommand(
       "compare-pg", "Run the cases recorded from a real PostgreSQL 15 (scripts/validate-pg) and compare the counters");
@@ -255,6 +263,7 @@ int main(int argc, char** argv) {
   if (devbench_cmd->parsed()) rc = command_devbench(devbench);
   if (calibrate_cmd->parsed()) rc = command_calibrate(calibrate);
   if (compare_cmd->parsed()) rc = command_compare_pg(recorded);
+  if (bench_cmd->parsed()) rc = command_bench(bench);
   // What stdout could not take (a full disk, a closed pipe) is an error, not a success.
   std::cout.flush();
   if (!std::cout) {
