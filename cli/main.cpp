@@ -111,6 +111,9 @@ CLI::App* add_run(CLI::App& app, RunArgs& run) {
   auto* point = cmd->add_option("--point", run.point, "Run only this point of the grid, into --out (GRID/NAME)");
   list->excludes(shard)->excludes(point);
   shard->excludes(point);
+  cmd->add_flag("--profile", run.profile,
+                "Charge events and wall time to engine, pgbench, postgres, kernel, block layer and device: printed "
+                "after a single run, and in each run's perf.json");
   return cmd;
 }
 

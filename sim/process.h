@@ -32,6 +32,8 @@
 
 #include <boost/intrusive/list_hook.hpp>
 
+#include "sim/profile_hook.h"
+
 namespace ckptsim::sim {
 
 class Simulator;
@@ -43,6 +45,16 @@ class Process {
   class promise_type
       : public boost::intrusive::list_base_hook<boost::intrusive::link_mode<boost::intrusive::auto_unlink>> {
    public:
+    promise_type() = default;
+    // A member coroutine's first parameter is its object: the profile charges the frame's events to its class.
+    template <class Owner, class... Rest>
+    explicit promise_type(Owner& owner, Rest&... /*rest*/) {
+      note_frame_made(std::coroutine_handle<promise_type>::from_promise(*this).address(), typeid(owner));
+    }
+    ~promise_type() { note_frame_gone(std::coroutine_handle<promise_type>::from_promise(*this).address()); }
+    promise_type(const promise_type&) = delete;
+    promise_type& operator=(const promise_type&) = delete;
+
     Process get_return_object() noexcept { return Process(std::coroutine_handle<promise_type>::from_promise(*this)); }
     std::suspend_always initial_suspend() const noexcept { return {}; }
     std::suspend_never final_suspend() const noexcept { return {}; }
@@ -131,6 +143,15 @@ class [[nodiscard]] Task {
  public:
   class promise_type : public detail::TaskOutcome<T> {
    public:
+    promise_type() = default;
+    template <class Owner, class... Rest>
+    explicit promise_type(Owner& owner, Rest&... /*rest*/) {
+      note_frame_made(std::coroutine_handle<promise_type>::from_promise(*this).address(), typeid(owner));
+    }
+    ~promise_type() { note_frame_gone(std::coroutine_handle<promise_type>::from_promise(*this).address()); }
+    promise_type(const promise_type&) = delete;
+    promise_type& operator=(const promise_type&) = delete;
+
     Task get_return_object() noexcept { return Task(std::coroutine_handle<promise_type>::from_promise(*this)); }
     std::suspend_always initial_suspend() const noexcept { return {}; }
 

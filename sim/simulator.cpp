@@ -3,6 +3,9 @@
 // The event loop, spawning, and the teardown of unfinished processes.
 #include "sim/simulator.h"
 
+#include <chrono>
+
+#include "sim/profile.h"
 #include "sim/timer.h"
 
 namespace ckptsim::sim {
@@ -40,6 +43,25 @@ inline void Simulator::dispatch(const QueueEntry& entry) {
   }
 }
 
+Simulator::Simulator() noexcept : profile_(active_profile) {}
+
+void Simulator::dispatch_profiled(const QueueEntry& entry) {
+  int component = 0;
+  if ((entry.key & 1U) == kResume) {
+    component = profile_->component_of_frame(reinterpret_cast<void*>(entry.payload));
+  } else {
+    const TimerSlot& slot = timer_slots_[entry.payload];
+    if (slot.key != entry.key) {  // a stale entry: the queue's work, no event
+      dispatch(entry);
+      return;
+    }
+    component = profile_->component_of(slot.timer->target_type());
+  }
+  const auto start = std::chrono::steady_clock::now();
+  dispatch(entry);
+  profile_->charge(component, std::chrono::steady_clock::now() - start);
+}
+
 void Simulator::fire_timer(const QueueEntry& entry) {
   TimerSlot& slot = timer_slots_[entry.payload];
   if (slot.key != entry.key) {  // cancelled or rescheduled since
@@ -60,7 +82,11 @@ void Simulator::rethrow_failure() {
 void Simulator::run_until(Time until) {
   stopped_ = false;
   while (!stopped_ && !queue_.empty() && queue_.top().time <= until) {
-    dispatch(queue_.pop());
+    if (profile_ != nullptr) [[unlikely]] {
+      dispatch_profiled(queue_.pop());
+    } else {
+      dispatch(queue_.pop());
+    }
   }
   if (!stopped_ && until > now_) now_ = until;
 }
@@ -68,7 +94,11 @@ void Simulator::run_until(Time until) {
 void Simulator::run() {
   stopped_ = false;
   while (!stopped_ && !queue_.empty()) {
-    dispatch(queue_.pop());
+    if (profile_ != nullptr) [[unlikely]] {
+      dispatch_profiled(queue_.pop());
+    } else {
+      dispatch(queue_.pop());
+    }
   }
 }
 

@@ -33,10 +33,13 @@
 namespace ckptsim::sim {
 
 class Timer;
+class Profile;
 
 class Simulator {
  public:
-  Simulator() = default;
+  // A Simulator made while a profile is active on its thread (profile.h,
+  // `run --profile`) charges each of its events to a component of it.
+  Simulator() noexcept;
   ~Simulator();
   Simulator(const Simulator&) = delete;
   Simulator& operator=(const Simulator&) = delete;
@@ -106,6 +109,7 @@ class Simulator {
 
   std::uint64_t next_key(Kind kind) noexcept { return (++sequence_ << 1) | kind; }
   void dispatch(const QueueEntry& entry);
+  void dispatch_profiled(const QueueEntry& entry);
   void fire_timer(const QueueEntry& entry);
   [[noreturn]] void rethrow_failure();
 
@@ -124,6 +128,7 @@ class Simulator {
   bool stopped_ = false;
   bool tearing_down_ = false;
   std::exception_ptr failure_;  // set by a process whose body threw
+  Profile* profile_;
   EventQueue queue_;
   ProcessList processes_;
   std::vector<TimerSlot> timer_slots_;

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <typeinfo>
 
 #include "sim/simulator.h"
 #include "sim/time.h"
@@ -39,6 +40,8 @@ class Timer {
  private:
   friend class Simulator;
   void fire() { on_fire_(); }
+  // The callback's type (a lambda's names the class and function it was written in): for the profile.
+  const std::type_info& target_type() const noexcept { return on_fire_.target_type(); }
 
   Simulator& sim_;
   std::function<void()> on_fire_;

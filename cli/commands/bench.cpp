@@ -50,8 +50,7 @@ void read_summaries(const fs::path& dir, Figures& f) {
     f.events += s.at("sim").at("events").get<double>();
     f.simulated_s += s.at("sim").at("simulated_seconds").get<double>();
     const auto scale = s.at("settings").at("pgbench").at("scale").get<std::int64_t>();
-    f.database_pages =
-        std::max(f.database_pages, static_cast<double>(pgbench::PgbenchTables::database_blocks(scale)));
+    f.database_pages = std::max(f.database_pages, static_cast<double>(pgbench::PgbenchTables::database_blocks(scale)));
   }
 }
 
@@ -59,8 +58,8 @@ void read_summaries(const fs::path& dir, Figures& f) {
 // own peak RSS, and the figures of what it simulated.
 Figures run_benchmark(const Benchmark& b, const fs::path& out, bool quick) {
   const std::string self = fs::read_symlink("/proc/self/exe").string();
-  std::vector<std::string> words = {self, "run", (scenarios::project_home() / "scenarios" / b.scenario).string(),
-                                    "--out", out.string(), "--quiet"};
+  std::vector<std::string> words = {
+      self, "run", (scenarios::project_home() / "scenarios" / b.scenario).string(), "--out", out.string(), "--quiet"};
   words.insert(words.end(), b.extra_args.begin(), b.extra_args.end());
   if (quick) words.insert(words.end(), b.quick_args.begin(), b.quick_args.end());
   std::vector<char*> argv;
@@ -102,14 +101,26 @@ const std::vector<Benchmark>& shipped_benchmarks() {
   const std::vector<std::string> quick = {"--set", "pgbench.duration=3s"};
   const std::vector<std::string> quick_grid = {"--set", "pgbench.duration=3s", "--set", "warmup.duration=3s"};
   static const std::vector<Benchmark> list = {
-      {"select-only-in-memory", "bench/select-only-in-memory.json", {}, quick,
+      {"select-only-in-memory",
+       "bench/select-only-in-memory.json",
+       {},
+       quick,
        "select-only, the database inside shared buffers"},
-      {"e1-small-sort-flush", "bench/e1-small-sort-flush.json", {}, quick,
+      {"e1-small-sort-flush",
+       "bench/e1-small-sort-flush.json",
+       {},
+       quick,
        "E1 small, 1 client, sort+flush, 4000 s, no warmup"},
       {"e1-small-warmup", "bench/e1-small-warmup.json", {}, quick, "E1 small's 1200 s select-only warmup alone"},
-      {"tpcb-scale-1000", "bench/tpcb-scale-1000.json", {}, quick,
+      {"tpcb-scale-1000",
+       "bench/tpcb-scale-1000.json",
+       {},
+       quick,
        "tpcb-like at scale 1000, 16 GB host, 2 GB shared_buffers"},
-      {"e1-grid", "e1-small-grid.json", {"--jobs", "2"}, quick_grid,
+      {"e1-grid",
+       "e1-small-grid.json",
+       {"--jobs", "2"},
+       quick_grid,
        "the shipped E1 small grid end to end on 2 threads"},
   };
   return list;

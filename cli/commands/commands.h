@@ -30,6 +30,7 @@ struct RunArgs {
   bool list_points = false;  // --list-points: print a command line per point and exit (cli/commands/grid_shares.h)
   std::string shard;         // --shard I/K ("" : the whole grid)
   std::string point;         // --point NAME: that point alone, into --out (GRID/NAME)
+  bool profile = false;      // events and wall time per component, printed and in perf.json
 };
 
 struct CheckArgs {

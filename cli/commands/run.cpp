@@ -123,6 +123,7 @@ int command_run(const RunArgs& args) {
                              .quiet = args.quiet,
                              .threshold = args.threshold,
                              .crash_at = crash_at,
+                             .profile = args.profile,
                              .title = source_name(args.scenario),
                              .overridden = !args.sets.empty() || !args.preset_files.empty(),
                              .scenario_file = scenario_file_from(out, source_file),

@@ -27,6 +27,7 @@
 #include "cli/run/grid_progress.h"
 #include "cli/run/run_files.h"
 #include "cli/run/run_point.h"
+#include "cli/run/run_profile.h"
 #include "cli/run/staged_folder.h"
 #include "cli/run/stop.h"
 #include "cli/run/warmup_group.h"
@@ -131,6 +132,9 @@ class Runner {
     try {
       const scenarios::GridPoint& first = in_.plan.points[todo.front()];
       std::optional<StagedFolder> first_dir(std::in_place, in_.out / first.name);
+      // Made before the host (its Simulator charges it) and copied with it into each point's process.
+      if (in_.profile) profile_.emplace(make_run_profile());
+      const sim::ActiveProfile active(profile_ ? &*profile_ : nullptr);
       Host host = start_host(first.host(), first_dir->path(), options_for(todo.front()));
       if (!host.machine) {
         stopped_in_warmup(*first_dir, todo);
@@ -184,7 +188,8 @@ class Runner {
       StagedFolder staged(in_.out / point.name);
       analysis::write_file_atomically(staged.path() / run_files::kRunRecord, in_.records[i]);
       const RunOutcome outcome =
-          measure_on_host(*host.machine, point.host(), point.scenario, staged.path(), options_for(i), start);
+          measure_on_host(*host.machine, point.host(), point.scenario, staged.path(), options_for(i), start,
+                          profile_ ? &*profile_ : nullptr);
       warn_if_any(staged.commit());
       state = outcome.stopped_by == StopReason::none ? kDone : kStopped;
     } catch (const std::exception& e) {
@@ -217,7 +222,8 @@ class Runner {
             .threshold = in_.threshold,
             .fraction = &shared_.fractions[position_[i]],
             .record = in_.records[i],
-            .crash_at = in_.crash_at};
+            .crash_at = in_.crash_at,
+            .profile = in_.profile};
   }
 
   // Waits for a free simulation slot; false when a stop came first.
@@ -277,6 +283,7 @@ class Runner {
   }
 
   const ForkedGridInput& in_;
+  std::optional<sim::Profile> profile_;  // a group's process's, with --profile
   Shared& shared_;
   std::vector<std::size_t> position_;
   std::vector<WarmupGroup> groups_;

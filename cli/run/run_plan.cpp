@@ -98,7 +98,8 @@ class PointPool : public PlanResults {
                    .threshold = options_.threshold,
                    .fraction = &fractions_[i],
                    .record = records_[i],
-                   .crash_at = options_.crash_at};
+                   .crash_at = options_.crash_at,
+                   .profile = options_.profile};
     try {
       // A single run's folder is staged by run_plan, around its plots; a grid's points here, one by one.
       std::optional<StagedFolder> staged;
@@ -240,6 +241,7 @@ std::unique_ptr<PlanResults> run_points(const scenarios::Plan& plan, const std::
                                                         .jobs = options.jobs,
                                                         .threshold = options.threshold,
                                                         .crash_at = options.crash_at,
+                                                        .profile = options.profile,
                                                         .progress = !options.quiet}));
 }
 

@@ -22,6 +22,7 @@ struct PlanOptions {
   bool quiet = false;
   double threshold = 10.0;
   std::optional<sim::Duration> crash_at;  // --crash-at, for every point
+  bool profile = false;                   // --profile, for every point (run_profile.h)
   std::string title = "ckptsim";          // the plots' title: the scenario's name
   bool overridden = false;                // --set / --preset-file given: the verdict says it is not the published setup
   std::string scenario_file;  // the scenario's file as run.json and grid.json record it (scenario_file_from)

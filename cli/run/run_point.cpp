@@ -16,6 +16,7 @@
 #include "cli/run/crash_report.h"
 #include "cli/run/machine.h"
 #include "cli/run/run_files.h"
+#include "cli/run/run_profile.h"
 #include "cli/run/run_summary.h"
 #include "cli/run/stop.h"
 #include "cli/run/table_csv.h"
@@ -226,20 +227,26 @@ RunOutcome run_point(const scenarios::Scenario& sc, const scenarios::Scenario& h
   const auto wall_start = std::chrono::steady_clock::now();
   std::filesystem::create_directories(dir);
   analysis::write_file_atomically(dir / run_files::kRunRecord, options.record);
+  // Declared before the host: the profile outlives the Simulator that charges it.
+  std::optional<sim::Profile> profile;
+  if (options.profile) profile.emplace(make_run_profile());
+  const sim::ActiveProfile active(profile ? &*profile : nullptr);
   Host host = start_host(host_settings, dir, options);
   if (!host.machine) return setup_stopped();
-  return measure_on_host(*host.machine, host_settings, sc, dir, options, wall_start);
+  return measure_on_host(*host.machine, host_settings, sc, dir, options, wall_start, profile ? &*profile : nullptr);
 }
 
 RunOutcome measure_on_host(Machine& m, const scenarios::Scenario& host_settings, const scenarios::Scenario& sc,
                            const std::filesystem::path& dir, const RunOptions& options,
-                           std::chrono::steady_clock::time_point wall_start) {
+                           std::chrono::steady_clock::time_point wall_start, const sim::Profile* profile) {
   m.move_log(dir / run_files::kPostgresLog);
   // The point's own reloadable settings, as pg_ctl reload would bring them after the warmup.
   if (host_settings.resolved.at("postgres") != sc.resolved.at("postgres")) m.server.reload(sc.postgres);
   m.server.reset_stats();
   pgbench::Pgbench bench(m.sim, m.cpus, m.server, m.tables, sc.pgbench, sc.seed, "run");
-  return measure_point(m, bench, sc, dir, options, {.pgbench_pid = m.pgbench_pid, .wall_start = wall_start});
+  return measure_point(
+      m, bench, sc, dir, options,
+      {.pgbench_pid = m.pgbench_pid, .wall_start = wall_start, .profile = profile});
 }
 
 RunOutcome setup_stopped() {
@@ -325,7 +332,10 @@ RunOutcome measure_point(Machine& m, pgbench::Pgbench& bench, const scenarios::S
                         context.start_state,
                         end_state};
   outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - context.wall_start).count();
-  write_perf(dir, outcome, run);
+  write_perf(dir, outcome, run, context.profile);
+  if (context.profile != nullptr && options.print_progress)
+    std::cout << "\nwhere the wall time went (run --profile):\n"
+              << profile_table(*context.profile, outcome.wall_seconds);
   write_summary(dir, sc, run, outcome, m);  // last: its "complete" vouches for every other file
   return outcome;
 }

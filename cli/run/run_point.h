@@ -23,6 +23,7 @@
 #include "cli/run/run_outcome.h"
 #include "models/pgbench/pgbench.h"
 #include "scenarios/scenario.h"
+#include "sim/profile.h"
 
 namespace ckptsim::cli {
 
@@ -32,6 +33,7 @@ struct RunOptions {
   std::atomic<double>* fraction = nullptr;  // simulated progress 0..1, for a progress bar
   std::string record;                       // run.json: the recorded settings (run_folder.h)
   std::optional<sim::Duration> crash_at;    // --crash-at: a power loss then (crash_report.h)
+  bool profile = false;                     // --profile: events and wall time per component (run_profile.h)
 };
 
 RunOutcome run_point(const scenarios::Scenario& scenario, const std::filesystem::path& dir, const RunOptions& options);
@@ -58,7 +60,8 @@ Host start_host(const scenarios::Scenario& scenario, const std::filesystem::path
 // on a copy of the group's host.
 RunOutcome measure_on_host(Machine& machine, const scenarios::Scenario& host_settings,
                            const scenarios::Scenario& scenario, const std::filesystem::path& dir,
-                           const RunOptions& options, std::chrono::steady_clock::time_point wall_start);
+                           const RunOptions& options, std::chrono::steady_clock::time_point wall_start,
+                           const sim::Profile* profile = nullptr);
 // The outcome of a run whose host was stopped during its setup or warmup.
 RunOutcome setup_stopped();
 
@@ -74,6 +77,7 @@ struct MeasureContext {
   std::chrono::steady_clock::time_point wall_start;
   std::optional<nlohmann::ordered_json> start_state{};
   std::function<nlohmann::ordered_json()> at_end{};
+  const sim::Profile* profile = nullptr;  // --profile's, for perf.json
 };
 
 // The measured part of a run, on a started (and warmed up) host whose

@@ -1,5 +1,7 @@
 #include "cli/run/run_summary.h"
 
+#include "cli/run/run_profile.h"
+
 #include <sys/resource.h>
 
 #include <nlohmann/json.hpp>
@@ -101,7 +103,8 @@ void write_setup_stopped_summary(const std::filesystem::path& dir, const scenari
   analysis::write_file_atomically(dir / run_files::kSummaryJson, summary.dump(2) + "\n");
 }
 
-void write_perf(const std::filesystem::path& dir, const RunOutcome& outcome, const MeasuredRun& run) {
+void write_perf(const std::filesystem::path& dir, const RunOutcome& outcome, const MeasuredRun& run,
+                const sim::Profile* profile) {
   const double wall = outcome.wall_seconds;
   json perf = {{"wall_seconds", wall},
                {"events", outcome.events},
@@ -109,6 +112,7 @@ void write_perf(const std::filesystem::path& dir, const RunOutcome& outcome, con
                {"simulated_seconds_per_wall_second", per_second(outcome.simulated_seconds, wall)},
                {"transactions_per_wall_second", per_second(static_cast<double>(run.total.transactions), wall)},
                {"peak_memory_mb", peak_memory_mb()}};
+  if (profile != nullptr) perf["profile"] = profile_json(*profile, wall);
   analysis::write_file_atomically(dir / run_files::kPerfJson, perf.dump(2) + "\n");
 }
 

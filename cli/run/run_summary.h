@@ -12,6 +12,7 @@
 #include "cli/run/machine.h"
 #include "cli/run/run_outcome.h"
 #include "models/pgbench/transaction_stats.h"
+#include "sim/profile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -47,6 +48,8 @@ void write_summary(const std::filesystem::path& dir, const scenarios::Scenario& 
 // It measured nothing, so its "stability" is null.
 void write_setup_stopped_summary(const std::filesystem::path& dir, const scenarios::Scenario& scenario,
                                  const std::string& stopped_by, const std::string& stopped_during);
-void write_perf(const std::filesystem::path& dir, const RunOutcome& outcome, const MeasuredRun& run);
+// perf.json: wall-clock figures, and with --profile the share of each component (run_profile.h).
+void write_perf(const std::filesystem::path& dir, const RunOutcome& outcome, const MeasuredRun& run,
+                const sim::Profile* profile = nullptr);
 
 }  // namespace ckptsim::cli

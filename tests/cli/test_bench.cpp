@@ -21,7 +21,8 @@ TEST_CASE("bench --json --quick gives every shipped benchmark with positive figu
   std::vector<std::string> names;
   for (const auto& b : list) {
     names.push_back(b.at("name").get<std::string>());
-    for (const char* key : {"tx_per_s", "events_per_s", "sim_s_per_wall_s", "peak_rss_mb", "bytes_per_page", "wall_s"}) {
+    for (const char* key :
+         {"tx_per_s", "events_per_s", "sim_s_per_wall_s", "peak_rss_mb", "bytes_per_page", "wall_s"}) {
       CAPTURE(names.back());
       CAPTURE(key);
       CHECK(b.at(key).get<double>() > 0);
