@@ -46,24 +46,26 @@ BufferId BufferPool::lookup(const BufferTag& tag) const noexcept {
   for (std::size_t s = slot_of(tag);; s = (s + 1) & mask_) {
     const Slot& slot = table_[s];
     if (slot.id < 0) return -1;
-    if (slot.tag == tag) return slot.id;
+    if (slot.holds(tag)) return slot.id;
   }
 }
 
 void BufferPool::insert(const BufferTag& tag, BufferId id) {
+  // MaxBlockNumber (block.h): a relation holds at most 2^32 - 1 blocks.
+  if (tag.block < 0 || tag.block > 0xFFFFFFFELL) throw std::logic_error("buffer tag beyond MaxBlockNumber");
   std::size_t s = slot_of(tag);
   while (table_[s].id >= 0) s = (s + 1) & mask_;
-  table_[s] = Slot{tag, id};
+  table_[s] = Slot{tag.rel, static_cast<std::uint32_t>(tag.block), id};
 }
 
 void BufferPool::erase(const BufferTag& tag) {
   std::size_t s = slot_of(tag);
-  while (table_[s].id >= 0 && !(table_[s].tag == tag)) s = (s + 1) & mask_;
+  while (table_[s].id >= 0 && !table_[s].holds(tag)) s = (s + 1) & mask_;
   if (table_[s].id < 0) return;
   // Backward-shift deletion: pull later entries of the probe run into the hole.
   std::size_t hole = s;
   for (std::size_t j = (hole + 1) & mask_; table_[j].id >= 0; j = (j + 1) & mask_) {
-    const std::size_t home = slot_of(table_[j].tag);
+    const std::size_t home = slot_of(table_[j].tag());
     // Move j into the hole unless its home lies cyclically in (hole, j].
     const bool home_after_hole = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
     if (!home_after_hole) {

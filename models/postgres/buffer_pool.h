@@ -137,10 +137,18 @@ class BufferPool {
 
   std::vector<BufferDesc> descs_;
   ContentLocks content_locks_;
-  // Mapping: a slot holds a tag and its buffer id, or id -1 when empty.
+  // Mapping: a slot holds a tag and its buffer id, or id -1 when empty. The
+  // block is kept as PostgreSQL's 32-bit BlockNumber, so that a slot is 12
+  // bytes, not 24: the table is read at random on every page access, and at
+  // half the size twice as much of it stays in the CPU's caches.
   struct Slot {
-    BufferTag tag;
+    RelationId rel = -1;
+    std::uint32_t block = 0;
     BufferId id = -1;
+    bool holds(const BufferTag& tag) const noexcept {
+      return rel == tag.rel && block == static_cast<std::uint32_t>(tag.block);
+    }
+    BufferTag tag() const noexcept { return BufferTag{rel, static_cast<std::int64_t>(block)}; }
   };
   std::vector<Slot> table_;
   std::size_t mask_ = 0;

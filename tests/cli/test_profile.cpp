@@ -23,10 +23,9 @@ const char* kIoScenario =
 
 TEST_CASE("run --profile charges every event to one component and changes no output but perf.json") {
   TempDir tmp("profile");
-  {
-    std::ofstream(tmp / "s.json") << kIoScenario;
-  }
-  const CommandResult profiled = run_ckptsim("run " + quoted(tmp / "s.json") + " --out " + quoted(tmp / "a") + " --profile", tmp);
+  { std::ofstream(tmp / "s.json") << kIoScenario; }
+  const CommandResult profiled =
+      run_ckptsim("run " + quoted(tmp / "s.json") + " --out " + quoted(tmp / "a") + " --profile", tmp);
   REQUIRE_MESSAGE(profiled.exit_code == 0, profiled.err);
   CHECK(profiled.out.find("where the wall time went") != std::string::npos);
   const CommandResult plain = run_ckptsim("run " + quoted(tmp / "s.json") + " --out " + quoted(tmp / "b") + " -q", tmp);
