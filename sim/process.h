@@ -25,6 +25,7 @@
 #pragma once
 
 #include <coroutine>
+#include <cstddef>
 #include <exception>
 #include <optional>
 #include <type_traits>
@@ -32,6 +33,7 @@
 
 #include <boost/intrusive/list_hook.hpp>
 
+#include "sim/frame_pool.h"
 #include "sim/profile_hook.h"
 
 namespace ckptsim::sim {
@@ -54,6 +56,8 @@ class Process {
     ~promise_type() { note_frame_gone(std::coroutine_handle<promise_type>::from_promise(*this).address()); }
     promise_type(const promise_type&) = delete;
     promise_type& operator=(const promise_type&) = delete;
+    static void* operator new(std::size_t n) { return FramePool::allocate(n); }
+    static void operator delete(void* p, std::size_t n) noexcept { FramePool::release(p, n); }
 
     Process get_return_object() noexcept { return Process(std::coroutine_handle<promise_type>::from_promise(*this)); }
     std::suspend_always initial_suspend() const noexcept { return {}; }
@@ -151,6 +155,8 @@ class [[nodiscard]] Task {
     ~promise_type() { note_frame_gone(std::coroutine_handle<promise_type>::from_promise(*this).address()); }
     promise_type(const promise_type&) = delete;
     promise_type& operator=(const promise_type&) = delete;
+    static void* operator new(std::size_t n) { return FramePool::allocate(n); }
+    static void operator delete(void* p, std::size_t n) noexcept { FramePool::release(p, n); }
 
     Task get_return_object() noexcept { return Task(std::coroutine_handle<promise_type>::from_promise(*this)); }
     std::suspend_always initial_suspend() const noexcept { return {}; }
