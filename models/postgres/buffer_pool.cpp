@@ -21,6 +21,7 @@ ContentLocks::~ContentLocks() {
 
 BufferPool::BufferPool(sim::Simulator& sim, std::int64_t nbuffers)
     : descs_(static_cast<std::size_t>(nbuffers)),
+      durability_(static_cast<std::size_t>(nbuffers)),
       content_locks_(sim, static_cast<std::size_t>(nbuffers)),
       next_free_(static_cast<std::size_t>(nbuffers)) {
   if (nbuffers < 16) throw std::invalid_argument("shared_buffers must hold at least 16 buffers");

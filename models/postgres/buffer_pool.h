@@ -9,7 +9,7 @@
 // BM_IO_IN_PROGRESS flags. The page LSN lives with the page (Relations), so
 // it survives eviction. The content locks (BufferDescriptorGetContentLock)
 // are sim::LWLocks in an array of their own beside the descriptors: the clock
-// sweep and the checkpointer's scan read descriptors only, and keep their 48
+// sweep and the checkpointer's scan read descriptors only, and keep their 32
 // bytes to themselves. Only the buffer manager changes a descriptor (the
 // pool's own pin / retag / sweep, and bufmgr's I/O and dirty flags); others
 // get a const view.
@@ -62,8 +62,15 @@ struct BufferDesc {
   bool just_dirtied = false;
   bool checkpoint_needed = false;
   bool io_in_progress = false;
-  // Durability bookkeeping (not PostgreSQL state): the LSN of the first change not yet
-  // handed to the kernel, and of the write in progress.
+};
+
+static_assert(sizeof(BufferDesc) == 32, "two descriptors to a cache line");
+
+// Durability bookkeeping (not PostgreSQL state), beside the descriptors rather
+// than in them: the LSN of the first change not yet handed to the kernel, and
+// of the write in progress. Only dirtying and writing a buffer touch it, so
+// the descriptors that every pin reads stay 32 bytes, two to a cache line.
+struct BufferDurability {
   Lsn dirty_since = 0;
   Lsn writing_since = 0;
 };
@@ -92,6 +99,7 @@ class BufferPool {
 
   std::int32_t size() const noexcept { return static_cast<std::int32_t>(descs_.size()); }
   const BufferDesc& desc(BufferId id) const { return descs_[static_cast<std::size_t>(id)]; }
+  const BufferDurability& durability(BufferId id) const { return durability_[static_cast<std::size_t>(id)]; }
 
   // Buffer mapping table.
   BufferId lookup(const BufferTag& tag) const noexcept;
@@ -131,11 +139,13 @@ class BufferPool {
   friend struct BufferPoolTesting;  // tests: states a run reaches only slowly
 
   BufferDesc& mutable_desc(BufferId id) { return descs_[static_cast<std::size_t>(id)]; }
+  BufferDurability& mutable_durability(BufferId id) { return durability_[static_cast<std::size_t>(id)]; }
   sim::LWLock& content_lock(BufferId id) noexcept { return content_locks_[id]; }
 
   std::size_t slot_of(const BufferTag& tag) const noexcept;
 
   std::vector<BufferDesc> descs_;
+  std::vector<BufferDurability> durability_;
   ContentLocks content_locks_;
   // Mapping: a slot holds a tag and its buffer id, or id -1 when empty. The
   // block is kept as PostgreSQL's 32-bit BlockNumber, so that a slot is 12

@@ -74,8 +74,9 @@ sim::Task<BufferManager::ContentLock> BufferManager::lock_exclusive(PgProc& proc
 
 void BufferManager::mark_dirty(BufferId id, Lsn lsn) {
   BufferDesc& b = pool_.mutable_desc(id);
-  if (!b.dirty) b.dirty_since = lsn;
-  if (b.dirty_since == 0) b.dirty_since = lsn;
+  BufferDurability& d = pool_.mutable_durability(id);
+  if (!b.dirty) d.dirty_since = lsn;
+  if (d.dirty_since == 0) d.dirty_since = lsn;
   b.dirty = true;
   b.just_dirtied = true;
 }
@@ -104,16 +105,17 @@ sim::Task<bool> BufferManager::flush_buffer(PgProc& proc, BufferId id) {
   sim::LWLock::Guard share = content_lock.try_shared();
   b.io_in_progress = true;
   b.just_dirtied = false;
-  b.writing_since = b.dirty_since;
-  b.dirty_since = 0;
+  BufferDurability& d = pool_.mutable_durability(id);
+  d.writing_since = d.dirty_since;
+  d.dirty_since = 0;
   const BufferTag tag = b.tag;
   // WAL before data: the page may not reach the kernel before the WAL that describes it.
   const Lsn lsn = rels_.rel(tag.rel).page_lsn[static_cast<std::size_t>(tag.block)];
   if (wal_.needs_flush(lsn)) co_await wal_.flush(proc, lsn);
-  const SegmentId seg = co_await rels_.write(proc, tag.rel, tag.block, b.writing_since);
+  const SegmentId seg = co_await rels_.write(proc, tag.rel, tag.block, d.writing_since);
   co_await register_sync(proc, seg);
   // TerminateBufferIO: clean unless changed meanwhile.
-  b.writing_since = 0;
+  d.writing_since = 0;
   b.io_in_progress = false;
   if (!b.just_dirtied) {
     b.dirty = false;

@@ -144,7 +144,8 @@ bool Server::check_durability(std::string* why) const {
   const auto before_redo = [redo](Lsn lsn) { return lsn != 0 && lsn <= redo; };
   for (BufferId id = 0; id < pool_.size(); ++id) {
     const BufferDesc& b = pool_.desc(id);
-    if (before_redo(b.dirty_since) || before_redo(b.writing_since)) {
+    const BufferDurability& d = pool_.durability(id);
+    if (before_redo(d.dirty_since) || before_redo(d.writing_since)) {
       return fail("buffer " + std::to_string(id) + " (relation " + std::to_string(b.tag.rel) + ", block " +
                   std::to_string(b.tag.block) + ") holds a change made before the redo point " + format_lsn(redo) +
                   " that was never written");

@@ -210,7 +210,7 @@ TEST_CASE("durability check: a change older than the redo point still dirty in a
   CHECK(server.check_durability(nullptr));
   // Pretend the checkpoint had missed the page.
   const BufferId id = server.buffer_pool().lookup(BufferTag{rel, 1});
-  BufferPoolTesting::desc(server.buffer_pool(), id).dirty_since = 1;
+  BufferPoolTesting::durability(server.buffer_pool(), id).dirty_since = 1;
   std::string why;
   CHECK_FALSE(server.check_durability(&why));
   CHECK(why.find("never written") != std::string::npos);
