@@ -85,7 +85,7 @@ bool BufferManager::mark_dirty_hint(BufferId id, Lsn lsn) {
   BufferDesc& b = pool_.mutable_desc(id);
   const bool dirtied = !b.dirty;
   // A hint alone need not survive a crash: without an image it leaves dirty_since unset.
-  if (dirtied) b.dirty_since = lsn;
+  if (dirtied) pool_.mutable_durability(id).dirty_since = lsn;
   b.dirty = true;
   b.just_dirtied = true;
   if (dirtied) ++stats_.hint_dirtied;
