@@ -112,8 +112,9 @@ CLI::App* add_run(CLI::App& app, RunArgs& run) {
   list->excludes(shard)->excludes(point);
   shard->excludes(point);
   cmd->add_flag("--profile", run.profile,
-                "Charge events and wall time to engine, pgbench, postgres, kernel, block layer and device: printed "
-                "after a single run, and in each run's perf.json");
+                fmt::format("Charge events and wall time to engine, pgbench, postgres, kernel, block layer and device: "
+                            "printed after a single run, and in each run's {}",
+                            kPerfJson));
   return cmd;
 }
 

@@ -16,6 +16,7 @@
 
 #include "analysis/regular_file.h"
 #include "cli/run/printable.h"
+#include "cli/run/run_files.h"
 #include "models/pgbench/tables.h"
 #include "scenarios/presets.h"
 
@@ -42,7 +43,7 @@ struct Figures {
 // Adds up the runs' summary.json files under `dir` (one for a run, one per point for a grid).
 void read_summaries(const fs::path& dir, Figures& f) {
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (entry.path().filename() != "summary.json" || !entry.is_regular_file()) continue;
+    if (entry.path().filename() != run_files::kSummaryJson || !entry.is_regular_file()) continue;
     const auto head = analysis::read_regular_file(entry.path(), kMaxSummaryBytes);
     if (!head || head->cut) throw std::runtime_error(fmt::format("{}: unreadable", entry.path().string()));
     const json s = json::parse(head->text);
@@ -59,7 +60,8 @@ void read_summaries(const fs::path& dir, Figures& f) {
 Figures run_benchmark(const Benchmark& b, const fs::path& out, bool quick) {
   const std::string self = fs::read_symlink("/proc/self/exe").string();
   std::vector<std::string> words = {
-      self, "run", (scenarios::project_home() / "scenarios" / b.scenario).string(), "--out", out.string(), "--quiet"};
+      self,    "run",        (scenarios::project_home() / "scenarios" / (b.scenario + ".json")).string(),
+      "--out", out.string(), "--quiet"};
   words.insert(words.end(), b.extra_args.begin(), b.extra_args.end());
   if (quick) words.insert(words.end(), b.quick_args.begin(), b.quick_args.end());
   std::vector<char*> argv;
@@ -102,26 +104,22 @@ const std::vector<Benchmark>& shipped_benchmarks() {
   const std::vector<std::string> quick_grid = {"--set", "pgbench.duration=3s", "--set", "warmup.duration=3s"};
   static const std::vector<Benchmark> list = {
       {"select-only-in-memory",
-       "bench/select-only-in-memory.json",
+       "bench/select-only-in-memory",
        {},
        quick,
        "select-only, the database inside shared buffers"},
       {"e1-small-sort-flush",
-       "bench/e1-small-sort-flush.json",
+       "bench/e1-small-sort-flush",
        {},
        quick,
        "E1 small, 1 client, sort+flush, 4000 s, no warmup"},
-      {"e1-small-warmup", "bench/e1-small-warmup.json", {}, quick, "E1 small's 1200 s select-only warmup alone"},
+      {"e1-small-warmup", "bench/e1-small-warmup", {}, quick, "E1 small's 1200 s select-only warmup alone"},
       {"tpcb-scale-1000",
-       "bench/tpcb-scale-1000.json",
+       "bench/tpcb-scale-1000",
        {},
        quick,
        "tpcb-like at scale 1000, 16 GB host, 2 GB shared_buffers"},
-      {"e1-grid",
-       "e1-small-grid.json",
-       {"--jobs", "2"},
-       quick_grid,
-       "the shipped E1 small grid end to end on 2 threads"},
+      {"e1-grid", "e1-small-grid", {"--jobs", "2"}, quick_grid, "the shipped E1 small grid end to end on 2 threads"},
   };
   return list;
 }

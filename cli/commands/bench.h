@@ -28,7 +28,7 @@ struct BenchArgs {
 
 struct Benchmark {
   std::string name;
-  std::string scenario;  // under the project's scenarios/ folder
+  std::string scenario;  // its file under the project's scenarios/ folder, without ".json"
   std::vector<std::string> extra_args;
   std::vector<std::string> quick_args;  // --quick: the --set lines that cut it short
   std::string what;

@@ -187,9 +187,8 @@ class Runner {
     try {
       StagedFolder staged(in_.out / point.name);
       analysis::write_file_atomically(staged.path() / run_files::kRunRecord, in_.records[i]);
-      const RunOutcome outcome =
-          measure_on_host(*host.machine, point.host(), point.scenario, staged.path(), options_for(i), start,
-                          profile_ ? &*profile_ : nullptr);
+      const RunOutcome outcome = measure_on_host(*host.machine, point.host(), point.scenario, staged.path(),
+                                                 options_for(i), start, profile_ ? &*profile_ : nullptr);
       warn_if_any(staged.commit());
       state = outcome.stopped_by == StopReason::none ? kDone : kStopped;
     } catch (const std::exception& e) {

@@ -244,9 +244,8 @@ RunOutcome measure_on_host(Machine& m, const scenarios::Scenario& host_settings,
   if (host_settings.resolved.at("postgres") != sc.resolved.at("postgres")) m.server.reload(sc.postgres);
   m.server.reset_stats();
   pgbench::Pgbench bench(m.sim, m.cpus, m.server, m.tables, sc.pgbench, sc.seed, "run");
-  return measure_point(
-      m, bench, sc, dir, options,
-      {.pgbench_pid = m.pgbench_pid, .wall_start = wall_start, .profile = profile});
+  return measure_point(m, bench, sc, dir, options,
+                       {.pgbench_pid = m.pgbench_pid, .wall_start = wall_start, .profile = profile});
 }
 
 RunOutcome setup_stopped() {
