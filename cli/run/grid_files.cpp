@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/run/index_mark.h"
+#include "cli/run/plot_folder.h"
 #include "cli/run/run_files.h"
 
 namespace ckptsim::cli {
@@ -46,6 +47,8 @@ void retire_earlier_grid_files(const fs::path& out, const std::vector<std::strin
   std::error_code ec;
   if (fs::is_directory(fs::symlink_status(out / kIndexFolder, ec)) && is_index_folder(out / kIndexFolder))
     fs::remove_all(out / kIndexFolder);
+  // plot.gp goes only when it is ckptsim's own; an edited one stays, and the next plot keeps it.
+  if (plot_script_is_own(out, out / kGridRecord)) remove_plain_file(out / kPlotScript);
   remove_plain_file(out / kGridRecord);
 }
 

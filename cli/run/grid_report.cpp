@@ -46,6 +46,10 @@ void write_grid_record(const fs::path& dir, const scenarios::Plan& plan, const s
     record["point_repeat"] = std::move(repeats);
     record["repeat_of"] = std::move(of);
   }
+  // The checksum of the plot.gp ckptsim wrote, so that the next plot still tells its own script from an edit.
+  const auto before = nlohmann::json::parse(read_text(dir / run_files::kGridRecord), nullptr, false);
+  if (before.is_object() && before.value(kPlotChecksumKey, nlohmann::json()).is_string())
+    record[kPlotChecksumKey] = before[kPlotChecksumKey];
   analysis::write_file_atomically(dir / run_files::kGridRecord, record.dump(2) + "\n");
 }
 

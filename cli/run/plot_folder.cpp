@@ -93,15 +93,24 @@ std::string checksum_of(const std::string& text) {
   return fmt::format("{:016x}", hash);
 }
 
+}  // namespace
+
+bool plot_script_is_own(const fs::path& dir, const fs::path& record) {
+  const auto recorded = nlohmann::json::parse(read_text(record), nullptr, /*allow_exceptions=*/false);
+  if (!recorded.is_object() || !recorded.value(kPlotChecksumKey, nlohmann::json()).is_string()) return false;
+  return recorded[kPlotChecksumKey].get<std::string>() == checksum_of(read_text(dir / kPlotScript));
+}
+
+namespace {
+
 // The script to write in `dir`: plot.gp, or plot.ckptsim.gp beside it when
-// plot.gp is no longer the one ckptsim wrote (its checksum in `record`
-// differs): the user's edit is kept, and they are told.
+// plot.gp is not known as the one ckptsim wrote (its checksum in `record`
+// differs, or there is none: an older folder, or a grid whose record was
+// retired): the user's file is kept, and they are told.
 std::string script_for(const fs::path& dir, const fs::path& record) {
   std::error_code ec;
   if (!fs::is_regular_file(fs::symlink_status(dir / kPlotScript, ec))) return kPlotScript;
-  const auto recorded = nlohmann::json::parse(read_text(record), nullptr, /*allow_exceptions=*/false);
-  if (!recorded.is_object() || !recorded.value(kPlotChecksumKey, nlohmann::json()).is_string()) return kPlotScript;
-  if (recorded[kPlotChecksumKey].get<std::string>() == checksum_of(read_text(dir / kPlotScript))) return kPlotScript;
+  if (plot_script_is_own(dir, record)) return kPlotScript;
   std::cerr << "note: " << printable((dir / kPlotScript).string())
             << ": edited since ckptsim wrote it, so kept; ckptsim's own script is written beside it as "
             << kOwnPlotScript << '\n';

@@ -13,6 +13,10 @@
 
 namespace ckptsim::cli {
 
+// Whether `dir`'s plot.gp is the one ckptsim wrote, by the checksum `record`
+// (run.json, grid.json) keeps of it; false without a checksum.
+bool plot_script_is_own(const std::filesystem::path& dir, const std::filesystem::path& record);
+
 // grid.json, written by run for a grid: {"title", "points"}, the scenario
 // file it came from ("scenario_file", when known) and, for a chained grid,
 // "chain": {"order": the points in the order they ran}.

@@ -641,6 +641,26 @@ TEST_CASE("ckptsim plot DIR keeps a plot.gp the user edited, writes its own besi
   r = run_ckptsim("run " + (tmp / "g.json").string() + " --set pgbench.duration=5s --out " + out, tmp);
   CHECK(r.exit_code == 0);
   CHECK(r.err.find("kept 4 of 4 points") != std::string::npos);
+  // The resumed grid rewrote grid.json and drew again: the user's grid script is still theirs.
+  CHECK(slurp(tmp / "g" / "plot.gp") == own_grid + "set title 'mine too'\n");
+
+  // A rerun whose points change retires the grid's own files, never the user's script.
+  r = run_ckptsim("run " + (tmp / "g.json").string() + " --set pgbench.duration=6s --out " + out, tmp);
+  CHECK(r.exit_code == 0);
+  CHECK(slurp(tmp / "g" / "plot.gp") == own_grid + "set title 'mine too'\n");
+  CHECK(fs::exists(tmp / "g" / "plot.ckptsim.gp"));
+}
+
+TEST_CASE("a grid rerun whose points change replaces ckptsim's own unedited plot.gp in place") {
+  TempDir tmp("plot-own");
+  write_text(tmp / "g.json", kGrid);
+  const std::string out = (tmp / "g").string();
+  REQUIRE(run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --set pgbench.duration=5s --out " + out, tmp)
+              .exit_code == 0);
+  REQUIRE(run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --set pgbench.duration=6s --out " + out, tmp)
+              .exit_code == 0);
+  CHECK(fs::exists(tmp / "g" / "plot.gp"));
+  CHECK_FALSE(fs::exists(tmp / "g" / "plot.ckptsim.gp"));
 }
 
 TEST_CASE("ckptsim plot DIR draws a grid's plots again from its CSVs, the same script as the run wrote") {
