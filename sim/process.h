@@ -40,24 +40,44 @@ namespace ckptsim::sim {
 
 class Simulator;
 
+namespace detail {
+
+// What both promise types do with their frame: take its memory from the
+// thread's FramePool, and tell the thread's profile, if any, which class's
+// code it runs (a member coroutine's first parameter is its object,
+// profile_hook.h) and when it is gone.
+template <class Promise>
+class FrameHooks {
+ public:
+  FrameHooks() = default;
+  template <class Owner, class... Rest>
+  explicit FrameHooks(Owner& owner, Rest&... /*rest*/) {
+    note_frame_made(frame(), typeid(owner));
+  }
+  ~FrameHooks() { note_frame_gone(frame()); }
+  FrameHooks(const FrameHooks&) = delete;
+  FrameHooks& operator=(const FrameHooks&) = delete;
+  static void* operator new(std::size_t n) { return FramePool::allocate(n); }
+  static void operator delete(void* p, std::size_t n) noexcept { FramePool::release(p, n); }
+
+ private:
+  // Address arithmetic only: valid while the promise is being made or destroyed.
+  void* frame() noexcept {
+    return std::coroutine_handle<Promise>::from_promise(*static_cast<Promise*>(this)).address();
+  }
+};
+
+}  // namespace detail
+
 class Process {
  public:
   // auto_unlink: a finished frame leaves the Simulator's list of live
   // processes by itself, whatever the order of destruction.
   class promise_type
-      : public boost::intrusive::list_base_hook<boost::intrusive::link_mode<boost::intrusive::auto_unlink>> {
+      : public boost::intrusive::list_base_hook<boost::intrusive::link_mode<boost::intrusive::auto_unlink>>,
+        public detail::FrameHooks<promise_type> {
    public:
-    promise_type() = default;
-    // A member coroutine's first parameter is its object: the profile charges the frame's events to its class.
-    template <class Owner, class... Rest>
-    explicit promise_type(Owner& owner, Rest&... /*rest*/) {
-      note_frame_made(std::coroutine_handle<promise_type>::from_promise(*this).address(), typeid(owner));
-    }
-    ~promise_type() { note_frame_gone(std::coroutine_handle<promise_type>::from_promise(*this).address()); }
-    promise_type(const promise_type&) = delete;
-    promise_type& operator=(const promise_type&) = delete;
-    static void* operator new(std::size_t n) { return FramePool::allocate(n); }
-    static void operator delete(void* p, std::size_t n) noexcept { FramePool::release(p, n); }
+    using detail::FrameHooks<promise_type>::FrameHooks;
 
     Process get_return_object() noexcept { return Process(std::coroutine_handle<promise_type>::from_promise(*this)); }
     std::suspend_always initial_suspend() const noexcept { return {}; }
@@ -145,18 +165,9 @@ class TaskOutcome<void> {
 template <class T = void>
 class [[nodiscard]] Task {
  public:
-  class promise_type : public detail::TaskOutcome<T> {
+  class promise_type : public detail::TaskOutcome<T>, public detail::FrameHooks<promise_type> {
    public:
-    promise_type() = default;
-    template <class Owner, class... Rest>
-    explicit promise_type(Owner& owner, Rest&... /*rest*/) {
-      note_frame_made(std::coroutine_handle<promise_type>::from_promise(*this).address(), typeid(owner));
-    }
-    ~promise_type() { note_frame_gone(std::coroutine_handle<promise_type>::from_promise(*this).address()); }
-    promise_type(const promise_type&) = delete;
-    promise_type& operator=(const promise_type&) = delete;
-    static void* operator new(std::size_t n) { return FramePool::allocate(n); }
-    static void operator delete(void* p, std::size_t n) noexcept { FramePool::release(p, n); }
+    using detail::FrameHooks<promise_type>::FrameHooks;
 
     Task get_return_object() noexcept { return Task(std::coroutine_handle<promise_type>::from_promise(*this)); }
     std::suspend_always initial_suspend() const noexcept { return {}; }
