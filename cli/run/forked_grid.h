@@ -35,6 +35,12 @@ namespace ckptsim::cli {
 // What became of each point of a plan, run here or kept from an earlier run.
 struct PlanResults {
   explicit PlanResults(std::size_t n) : outcomes(n), errors(n), warnings(n), ran(n, 0), measured(n, 0) {}
+  // run_plan's in-process pool derives from it and is owned through a unique_ptr<PlanResults>.
+  virtual ~PlanResults() = default;
+  PlanResults(const PlanResults&) = default;
+  PlanResults& operator=(const PlanResults&) = default;
+  PlanResults(PlanResults&&) = default;
+  PlanResults& operator=(PlanResults&&) = default;
   std::vector<RunOutcome> outcomes;
   std::vector<std::string> errors;
   std::vector<std::string> warnings;  // an earlier run's point folder that could not all be removed
