@@ -16,7 +16,7 @@ constexpr int kHistoryInsertRecord = 80;
 using Kind = PageAccess::Kind;
 
 void read_path(PageAccesses& out, postgres::RelationId index, const std::array<std::int64_t, 8>& path, int levels) {
-  for (int i = 0; i < levels; ++i) out.add({Kind::Read, index, path[static_cast<std::size_t>(i)], 0});
+  for (int i = 0; i < levels; ++i) out.add({Kind::Read, index, path[static_cast<std::size_t>(i)], 0, false});
 }
 
 void plan_accounts(Statement st, ScriptState& s, PgbenchTables& t, double hot_update_ratio, sim::Random& rng,
@@ -27,7 +27,7 @@ void plan_accounts(Statement st, ScriptState& s, PgbenchTables& t, double hot_up
   const std::int64_t heap = PgbenchTables::account_block(s.aid);
   const auto row = static_cast<std::size_t>(s.aid);
   if (st == Statement::SelectAccounts) {
-    if (s.second_version_page == heap) out.add({Kind::Read, t.accounts, heap, 0});
+    if (s.second_version_page == heap) out.add({Kind::Read, t.accounts, heap, 0, false});
     const bool hints = !s.account_updated && t.accounts_unhinted[row];
     if (hints) t.accounts_unhinted[row] = false;
     out.add({Kind::Read, t.accounts, heap, 0, hints});
@@ -41,7 +41,7 @@ void plan_accounts(Statement st, ScriptState& s, PgbenchTables& t, double hot_up
   const bool hot = !first && rng.uniform01() < hot_update_ratio;
   t.accounts_updated[page] = true;
   // A page still all-visible since the load: heap_update pins its visibility map page.
-  if (first) out.add({Kind::Read, t.accounts_vm, heap / kHeapPagesPerVmPage, 0});
+  if (first) out.add({Kind::Read, t.accounts_vm, heap / kHeapPagesPerVmPage, 0, false});
   if (hot) {
     out.add({Kind::Modify, t.accounts, heap, kHotUpdateRecord, hints});
     return;
@@ -50,10 +50,10 @@ void plan_accounts(Statement st, ScriptState& s, PgbenchTables& t, double hot_up
   // gets an entry for it through a fresh descent (_bt_doinsert), whose
   // uniqueness check visits the old version's heap page.
   out.add({Kind::Modify, t.accounts, heap, kNonHotUpdateRecord - kNewVersionPart, hints});
-  out.add({Kind::Insert, t.accounts, kAccountsPerPage, kNewVersionPart});
+  out.add({Kind::Insert, t.accounts, kAccountsPerPage, kNewVersionPart, false});
   read_path(out, t.accounts_pkey, path, n - 1);
-  out.add({Kind::Read, t.accounts, heap, 0});
-  out.add({Kind::Modify, t.accounts_pkey, t.accounts_index.leaf_of(s.aid), kBtreeInsertRecord});
+  out.add({Kind::Read, t.accounts, heap, 0, false});
+  out.add({Kind::Modify, t.accounts_pkey, t.accounts_index.leaf_of(s.aid), kBtreeInsertRecord, false});
   // The row now has two index entries: later scans of this aid in the
   // transaction (the SELECT) visit the dead version's page too.
   s.second_version_page = heap;
@@ -64,7 +64,7 @@ void plan_small_table(Statement st, const ScriptState& s, PgbenchTables& t, Page
   const bool teller = st == Statement::UpdateTellers;
   const postgres::RelationId heap = teller ? t.tellers : t.branches;
   const std::int64_t row = teller ? s.tid : s.bid;
-  out.add({Kind::LockRow, heap, row, 0});
+  out.add({Kind::LockRow, heap, row, 0, false});
   std::array<std::int64_t, 8> path{};
   const int n = (teller ? t.tellers_index : t.branches_index).path(row, path);
   read_path(out, teller ? t.tellers_pkey : t.branches_pkey, path, n);
@@ -85,9 +85,9 @@ PageAccesses plan_statement(Statement statement, ScriptState& state, PgbenchTabl
     case Statement::UpdateTellers:
     case Statement::UpdateBranches: plan_small_table(statement, state, tables, out); break;
     case Statement::InsertHistory:
-      out.add({Kind::Insert, tables.history, kHistoryRowsPerPage, kHistoryInsertRecord});
+      out.add({Kind::Insert, tables.history, kHistoryRowsPerPage, kHistoryInsertRecord, false});
       break;
-    case Statement::End: out.add({Kind::Commit, -1, 0, 0}); break;
+    case Statement::End: out.add({Kind::Commit, -1, 0, 0, false}); break;
   }
   return out;
 }

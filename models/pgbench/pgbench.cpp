@@ -148,7 +148,9 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
       // CSTATE_WAIT_RESULT: the backend executes it.
       for (const PageAccess& a : plan_statement(st, vars, tables_, config_.hot_update_ratio, c.rng)) {
         switch (a.kind) {
-          case PageAccess::Kind::Read: co_await be.read(a.rel, a.block, a.sets_hints); break;
+          case PageAccess::Kind::Read:
+            if (!be.read_if_cached(a.rel, a.block, a.sets_hints)) co_await be.read(a.rel, a.block, a.sets_hints);
+            break;
           case PageAccess::Kind::Modify: co_await be.modify(a.rel, a.block, a.record_bytes, a.sets_hints); break;
           case PageAccess::Kind::Insert: co_await be.insert(a.rel, static_cast<int>(a.block), a.record_bytes); break;
           case PageAccess::Kind::LockRow: co_await be.lock_row(a.rel, a.block); break;

@@ -4,7 +4,7 @@
 // StrategyGetBuffer / StrategySyncStart, buf_table.c).
 #include "models/postgres/buffer_pool.h"
 
-#include <bit>
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 
@@ -25,9 +25,6 @@ BufferPool::BufferPool(sim::Simulator& sim, std::int64_t nbuffers)
       content_locks_(sim, static_cast<std::size_t>(nbuffers)),
       next_free_(static_cast<std::size_t>(nbuffers)) {
   if (nbuffers < 16) throw std::invalid_argument("shared_buffers must hold at least 16 buffers");
-  const std::size_t slots = std::bit_ceil(static_cast<std::size_t>(nbuffers) * 2);
-  table_.assign(slots, Slot{});
-  mask_ = slots - 1;
   // StrategyInitialize: every buffer on the freelist, in id order.
   for (std::int64_t i = 0; i < nbuffers; ++i) {
     next_free_[static_cast<std::size_t>(i)] = i + 1 < nbuffers ? static_cast<BufferId>(i + 1) : -1;
@@ -35,46 +32,28 @@ BufferPool::BufferPool(sim::Simulator& sim, std::int64_t nbuffers)
   first_free_ = 0;
 }
 
-std::size_t BufferPool::slot_of(const BufferTag& tag) const noexcept {
-  // A 64-bit mix of (relation, block): blocks of one relation spread over the table.
-  std::uint64_t h = static_cast<std::uint64_t>(tag.block) * 0x9E3779B97F4A7C15ULL;
-  h ^= static_cast<std::uint64_t>(static_cast<std::uint32_t>(tag.rel)) * 0xC2B2AE3D27D4EB4FULL;
-  h ^= h >> 29;
-  return static_cast<std::size_t>(h) & mask_;
-}
-
-BufferId BufferPool::lookup(const BufferTag& tag) const noexcept {
-  for (std::size_t s = slot_of(tag);; s = (s + 1) & mask_) {
-    const Slot& slot = table_[s];
-    if (slot.id < 0) return -1;
-    if (slot.holds(tag)) return slot.id;
-  }
-}
-
 void BufferPool::insert(const BufferTag& tag, BufferId id) {
   // MaxBlockNumber (block.h): a relation holds at most 2^32 - 1 blocks.
   if (tag.block < 0 || tag.block > 0xFFFFFFFELL) throw std::logic_error("buffer tag beyond MaxBlockNumber");
-  std::size_t s = slot_of(tag);
-  while (table_[s].id >= 0) s = (s + 1) & mask_;
-  table_[s] = Slot{tag.rel, static_cast<std::uint32_t>(tag.block), id};
+  if (tag.rel < 0) throw std::logic_error("buffer tag without a relation");
+  const auto rel = static_cast<std::size_t>(tag.rel);
+  if (rel >= map_.size()) map_.resize(rel + 1);
+  std::vector<BufferId>& blocks = map_[rel];
+  const auto block = static_cast<std::size_t>(tag.block);
+  if (block >= blocks.size()) {
+    blocks.reserve(std::max(block + 1, blocks.size() + blocks.size() / 8));
+    blocks.resize(block + 1, -1);
+  }
+  if (blocks[block] >= 0) throw std::logic_error("buffer tag mapped twice");
+  blocks[block] = id;
 }
 
 void BufferPool::erase(const BufferTag& tag) {
-  std::size_t s = slot_of(tag);
-  while (table_[s].id >= 0 && !table_[s].holds(tag)) s = (s + 1) & mask_;
-  if (table_[s].id < 0) return;
-  // Backward-shift deletion: pull later entries of the probe run into the hole.
-  std::size_t hole = s;
-  for (std::size_t j = (hole + 1) & mask_; table_[j].id >= 0; j = (j + 1) & mask_) {
-    const std::size_t home = slot_of(table_[j].tag());
-    // Move j into the hole unless its home lies cyclically in (hole, j].
-    const bool home_after_hole = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
-    if (!home_after_hole) {
-      table_[hole] = table_[j];
-      hole = j;
-    }
-  }
-  table_[hole] = Slot{};
+  const auto rel = static_cast<std::size_t>(tag.rel);
+  if (rel >= map_.size()) return;
+  std::vector<BufferId>& blocks = map_[rel];
+  const auto block = static_cast<std::uint64_t>(tag.block);
+  if (block < blocks.size()) blocks[block] = -1;
 }
 
 void BufferPool::retag(BufferId id, const BufferTag& tag) {

@@ -22,11 +22,14 @@
 // bgwriter and resets the allocation count. A hibernating bgwriter is woken
 // by the next allocation.
 //
-// The mapping table is a flat open-addressing hash (linear probing,
-// backward-shift deletion) sized to twice NBuffers: no allocation after
-// construction. Each slot holds the tag beside the buffer id, so that a
-// lookup costs one cache line, not two (the table is the hot path of every
-// page access). Left out: ring buffers (BufferAccessStrategy), mapping
+// The mapping table (buf_table.c's shared hash) is, here, one dense array
+// per relation from block number to buffer id: a lookup is one array read,
+// with no hashing and no probe run, and the blocks a workload touches most
+// (an index's upper levels, a small table) sit together in a few cache
+// lines. The lookup is the hot path of every page access. An array grows
+// when a block beyond its end is first mapped (a relation extends, or a
+// larger block is read), by at least an eighth so that extension costs
+// amortized O(1). Left out: ring buffers (BufferAccessStrategy), mapping
 // partitions and their locks, BM_PERMANENT (every relation is logged).
 #pragma once
 
@@ -102,7 +105,13 @@ class BufferPool {
   const BufferDurability& durability(BufferId id) const { return durability_[static_cast<std::size_t>(id)]; }
 
   // Buffer mapping table.
-  BufferId lookup(const BufferTag& tag) const noexcept;
+  BufferId lookup(const BufferTag& tag) const noexcept {
+    const auto rel = static_cast<std::size_t>(tag.rel);  // -1 wraps beyond every relation
+    if (rel >= map_.size()) return -1;
+    const std::vector<BufferId>& blocks = map_[rel];
+    const auto block = static_cast<std::uint64_t>(tag.block);
+    return block < blocks.size() ? blocks[block] : -1;
+  }
   void insert(const BufferTag& tag, BufferId id);
   void erase(const BufferTag& tag);
   // BufferAlloc's retagging of a claimed victim: the old mapping removed, the
@@ -142,26 +151,11 @@ class BufferPool {
   BufferDurability& mutable_durability(BufferId id) { return durability_[static_cast<std::size_t>(id)]; }
   sim::LWLock& content_lock(BufferId id) noexcept { return content_locks_[id]; }
 
-  std::size_t slot_of(const BufferTag& tag) const noexcept;
-
   std::vector<BufferDesc> descs_;
   std::vector<BufferDurability> durability_;
   ContentLocks content_locks_;
-  // Mapping: a slot holds a tag and its buffer id, or id -1 when empty. The
-  // block is kept as PostgreSQL's 32-bit BlockNumber, so that a slot is 12
-  // bytes, not 24: the table is read at random on every page access, and at
-  // half the size twice as much of it stays in the CPU's caches.
-  struct Slot {
-    RelationId rel = -1;
-    std::uint32_t block = 0;
-    BufferId id = -1;
-    bool holds(const BufferTag& tag) const noexcept {
-      return rel == tag.rel && block == static_cast<std::uint32_t>(tag.block);
-    }
-    BufferTag tag() const noexcept { return BufferTag{rel, static_cast<std::int64_t>(block)}; }
-  };
-  std::vector<Slot> table_;
-  std::size_t mask_ = 0;
+  // Mapping: map_[rel][block] is the buffer holding that block, or -1.
+  std::vector<std::vector<BufferId>> map_;
   // Freelist: a singly linked list through next_free_.
   std::vector<BufferId> next_free_;
   BufferId first_free_ = -1;

@@ -51,6 +51,17 @@ class BufferManager {
   // ReadBuffer: returns the buffer holding (rel, block), pinned. `new_page`: the block was just
   // added by extension and is not read (P_NEW).
   sim::Task<BufferId> read_buffer(PgProc& proc, RelationId rel, std::int64_t block, bool new_page = false);
+  // ReadBuffer's hit path alone: the buffer holding `tag`, pinned and counted
+  // as a hit, or -1 when the block is not in shared buffers or is still being
+  // read in (read_buffer then waits for it). No coroutine frame: most page
+  // accesses of a cached workload end here.
+  BufferId pin_if_cached(const BufferTag& tag) noexcept {
+    const BufferId id = pool_.lookup(tag);
+    if (id < 0 || (pool_.desc(id).io_in_progress && !pool_.desc(id).valid)) return -1;
+    pool_.pin(id);
+    ++stats_.blks_hit;
+    return id;
+  }
   void release(BufferId id) noexcept { pool_.unpin(id); }
 
   // LockBuffer(BUFFER_LOCK_EXCLUSIVE) on a pinned buffer, held until the

@@ -78,7 +78,7 @@ TEST_CASE("all buffers pinned: no unpinned buffers available") {
   CHECK_THROWS_WITH(pool.strategy_get_buffer(), "no unpinned buffers available");
 }
 
-TEST_CASE("mapping table: lookups, and deletions that keep probe runs intact") {
+TEST_CASE("mapping table: lookups after deletions, and tags no relation's array reaches") {
   sim::Simulator sim;
   BufferPool pool(sim, 64);
   for (BufferId id = 0; id < 64; ++id) {
@@ -87,6 +87,16 @@ TEST_CASE("mapping table: lookups, and deletions that keep probe runs intact") {
   }
   for (BufferId id = 0; id < 64; id += 2) pool.erase(pool.desc(id).tag);
   for (BufferId id = 0; id < 64; ++id) CHECK(pool.lookup(BufferTag{id % 3, id * 7}) == (id % 2 ? id : -1));
+  // Beyond the mapped relations and blocks, and the invalid tag: nothing.
+  CHECK(pool.lookup(BufferTag{3, 0}) == -1);
+  CHECK(pool.lookup(BufferTag{0, 64 * 7}) == -1);
+  CHECK(pool.lookup(BufferTag{}) == -1);
+  // A block far beyond a relation's end is mapped, and the blocks below stay as they were.
+  pool.erase(pool.desc(1).tag);
+  pool.insert(BufferTag{1, 1'000'000}, 1);
+  CHECK(pool.lookup(BufferTag{1, 1'000'000}) == 1);
+  CHECK(pool.lookup(BufferTag{1, 7 * 7}) == 7);
+  CHECK_THROWS_AS(pool.insert(BufferTag{1, 1'000'000}, 5), std::logic_error);  // one block, one buffer
 }
 
 namespace {
