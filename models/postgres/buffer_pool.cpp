@@ -41,7 +41,10 @@ void BufferPool::insert(const BufferTag& tag, BufferId id) {
   std::vector<BufferId>& blocks = map_[rel];
   const auto block = static_cast<std::size_t>(tag.block);
   if (block >= blocks.size()) {
-    blocks.reserve(std::max(block + 1, blocks.size() + blocks.size() / 8));
+    // Grown by at least an eighth of its capacity: a relation extended a
+    // block at a time reallocates O(log n) times, not at every block.
+    const std::size_t grown = blocks.capacity() + std::max<std::size_t>(blocks.capacity() / 8, 64);
+    if (block >= blocks.capacity()) blocks.reserve(std::max(block + 1, grown));
     blocks.resize(block + 1, -1);
   }
   if (blocks[block] >= 0) throw std::logic_error("buffer tag mapped twice");
