@@ -65,11 +65,7 @@ class Backend {
   // read() done at once when it cannot wait: the page is in shared buffers
   // and no hint bits are to be set. False: nothing done, read() must run.
   bool read_if_cached(RelationId rel, std::int64_t block, bool sets_hints) noexcept {
-    if (sets_hints) return false;
-    const BufferId id = shared_.bufmgr.pin_if_cached(BufferTag{rel, block});
-    if (id < 0) return false;
-    shared_.bufmgr.release(id);
-    return true;
+    return !sets_hints && shared_.bufmgr.access_if_cached(BufferTag{rel, block});
   }
   // A page modified by an UPDATE / index insert: read if needed, then the page-modify sequence
   // with a WAL record of record_bytes.

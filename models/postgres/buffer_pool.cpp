@@ -20,7 +20,8 @@ ContentLocks::~ContentLocks() {
 }
 
 BufferPool::BufferPool(sim::Simulator& sim, std::int64_t nbuffers)
-    : descs_(static_cast<std::size_t>(nbuffers)),
+    : states_(static_cast<std::size_t>(nbuffers)),
+      descs_(static_cast<std::size_t>(nbuffers)),
       durability_(static_cast<std::size_t>(nbuffers)),
       content_locks_(sim, static_cast<std::size_t>(nbuffers)),
       next_free_(static_cast<std::size_t>(nbuffers)) {
@@ -65,14 +66,14 @@ void BufferPool::retag(BufferId id, const BufferTag& tag) {
   b.tag = tag;
   b.tag_valid = true;
   b.dirty = b.just_dirtied = b.checkpoint_needed = false;
-  b.usage_count = 1;
+  mutable_state(id).usage_count = 1;
   insert(tag, id);
 }
 
 void BufferPool::pin(BufferId id, bool bump) noexcept {
-  BufferDesc& b = mutable_desc(id);
-  ++b.refcount;
-  if (bump && b.usage_count < kMaxUsageCount) ++b.usage_count;
+  ++mutable_desc(id).refcount;
+  BufferState& s = mutable_state(id);
+  if (bump && s.usage_count < kMaxUsageCount) ++s.usage_count;
 }
 
 BufferId BufferPool::strategy_get_buffer() {
@@ -87,8 +88,7 @@ BufferId BufferPool::strategy_get_buffer() {
     const BufferId id = first_free_;
     first_free_ = next_free_[static_cast<std::size_t>(id)];
     next_free_[static_cast<std::size_t>(id)] = -2;  // not on the list
-    const BufferDesc& b = desc(id);
-    if (b.refcount == 0 && b.usage_count == 0) return id;
+    if (desc(id).refcount == 0 && state(id).usage_count == 0) return id;
   }
   std::int64_t tries = size();
   for (;;) {
@@ -97,10 +97,10 @@ BufferId BufferPool::strategy_get_buffer() {
       next_victim_ = 0;
       ++complete_passes_;
     }
-    BufferDesc& b = mutable_desc(id);
-    if (b.refcount == 0) {
-      if (b.usage_count > 0) {
-        --b.usage_count;
+    if (desc(id).refcount == 0) {
+      BufferState& s = mutable_state(id);
+      if (s.usage_count > 0) {
+        --s.usage_count;
         tries = size();
       } else {
         return id;

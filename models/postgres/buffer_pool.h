@@ -3,16 +3,18 @@
 // Shared buffers: the descriptors, the buffer mapping table, the freelist
 // and the clock sweep (buf_internals.h, buf_table.c, freelist.c).
 //
-// A descriptor keeps what the write path needs: the tag (relation, block;
-// the main fork only), pin count, usage_count (0..BM_MAX_USAGE_COUNT = 5),
-// the BM_VALID / BM_DIRTY / BM_JUST_DIRTIED / BM_CHECKPOINT_NEEDED /
-// BM_IO_IN_PROGRESS flags. The page LSN lives with the page (Relations), so
-// it survives eviction. The content locks (BufferDescriptorGetContentLock)
-// are sim::LWLocks in an array of their own beside the descriptors: the clock
-// sweep and the checkpointer's scan read descriptors only, and keep their 32
-// bytes to themselves. Only the buffer manager changes a descriptor (the
-// pool's own pin / retag / sweep, and bufmgr's I/O and dirty flags); others
-// get a const view.
+// A buffer's header is kept in two arrays. Its state (BufferState: the
+// usage_count, 0..BM_MAX_USAGE_COUNT = 5, and the BM_VALID and
+// BM_IO_IN_PROGRESS flags) is what a page hit reads and changes: one byte per
+// buffer, so that the hits on 2 GB of shared buffers touch 256 kB, which
+// stays in the CPU's L2 cache, and not 6 MB of descriptors. Its descriptor
+// (BufferDesc) keeps the rest the write path needs: the tag (relation, block;
+// the main fork only), the pin count, the BM_DIRTY / BM_JUST_DIRTIED /
+// BM_CHECKPOINT_NEEDED flags. The page LSN lives with the page (Relations),
+// so it survives eviction. The content locks (BufferDescriptorGetContentLock)
+// are sim::LWLocks in an array of their own. Only the buffer manager changes
+// a header (the pool's own pin / retag / sweep, and bufmgr's I/O and dirty
+// flags); others get a const view.
 //
 // StrategyGetBuffer: the freelist first (every buffer starts there), then the
 // clock hand sweeps: a pinned buffer is skipped, an unpinned one with
@@ -55,24 +57,30 @@ struct BufferTag {
   bool operator==(const BufferTag&) const = default;
 };
 
+// The part of buf_internals.h's state word that every page hit reads.
+struct BufferState {
+  std::uint8_t usage_count : 3 = 0;
+  bool valid : 1 = false;
+  bool io_in_progress : 1 = false;
+};
+
+static_assert(sizeof(BufferState) == 1, "one byte per buffer");
+
 struct BufferDesc {
   BufferTag tag;
   std::int32_t refcount = 0;
-  std::uint8_t usage_count = 0;
   bool tag_valid = false;
-  bool valid = false;
   bool dirty = false;
   bool just_dirtied = false;
   bool checkpoint_needed = false;
-  bool io_in_progress = false;
 };
 
-static_assert(sizeof(BufferDesc) == 32, "two descriptors to a cache line");
+static_assert(sizeof(BufferDesc) == 24);
 
 // Durability bookkeeping (not PostgreSQL state), beside the descriptors rather
 // than in them: the LSN of the first change not yet handed to the kernel, and
 // of the write in progress. Only dirtying and writing a buffer touch it, so
-// the descriptors that every pin reads stay 32 bytes, two to a cache line.
+// the descriptors that pins read stay small.
 struct BufferDurability {
   Lsn dirty_since = 0;
   Lsn writing_since = 0;
@@ -102,6 +110,7 @@ class BufferPool {
 
   std::int32_t size() const noexcept { return static_cast<std::int32_t>(descs_.size()); }
   const BufferDesc& desc(BufferId id) const { return descs_[static_cast<std::size_t>(id)]; }
+  const BufferState& state(BufferId id) const { return states_[static_cast<std::size_t>(id)]; }
   const BufferDurability& durability(BufferId id) const { return durability_[static_cast<std::size_t>(id)]; }
 
   // Buffer mapping table.
@@ -122,6 +131,12 @@ class BufferPool {
   // PinBuffer: usage_count + 1 (capped) unless `bump` is false (a victim being claimed).
   void pin(BufferId id, bool bump = true) noexcept;
   void unpin(BufferId id) noexcept { --mutable_desc(id).refcount; }
+  // PinBuffer and UnpinBuffer with nothing between them: the pin count ends
+  // where it began, so only usage_count changes (and the descriptor is not read).
+  void pin_and_unpin(BufferId id) noexcept {
+    BufferState& s = mutable_state(id);
+    if (s.usage_count < kMaxUsageCount) ++s.usage_count;
+  }
 
   // StrategyGetBuffer without a strategy: the victim's id. Does not pin it.
   // Throws if every buffer is pinned ("no unpinned buffers available").
@@ -148,9 +163,11 @@ class BufferPool {
   friend struct BufferPoolTesting;  // tests: states a run reaches only slowly
 
   BufferDesc& mutable_desc(BufferId id) { return descs_[static_cast<std::size_t>(id)]; }
+  BufferState& mutable_state(BufferId id) { return states_[static_cast<std::size_t>(id)]; }
   BufferDurability& mutable_durability(BufferId id) { return durability_[static_cast<std::size_t>(id)]; }
   sim::LWLock& content_lock(BufferId id) noexcept { return content_locks_[id]; }
 
+  std::vector<BufferState> states_;
   std::vector<BufferDesc> descs_;
   std::vector<BufferDurability> durability_;
   ContentLocks content_locks_;

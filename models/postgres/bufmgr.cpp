@@ -13,7 +13,7 @@ sim::Task<BufferId> BufferManager::read_buffer(PgProc& proc, RelationId rel, std
     if (id >= 0) {
       pool_.pin(id);
       // Another backend is reading it in: wait for that read (counts as a hit, as in PostgreSQL).
-      while (pool_.desc(id).io_in_progress && !pool_.desc(id).valid) {
+      while (pool_.state(id).io_in_progress && !pool_.state(id).valid) {
         const WaitScope waiting = report_wait(proc, WaitEvent::BufferIo);
         co_await wait_for_buffer(id);
       }
@@ -27,7 +27,7 @@ sim::Task<BufferId> BufferManager::read_buffer(PgProc& proc, RelationId rel, std
       if (!pool_.desc(victim).tag_valid) pool_.free_buffer(victim);
       continue;
     }
-    BufferDesc& b = pool_.mutable_desc(victim);
+    BufferState& b = pool_.mutable_state(victim);
     pool_.retag(victim, tag);
     b.valid = new_page;
     b.io_in_progress = !new_page;
@@ -53,7 +53,7 @@ sim::Task<BufferId> BufferManager::get_victim(PgProc& proc) {
       co_await flush_buffer(proc, id);
     }
     // While we waited, someone may have pinned or re-dirtied it: choose again.
-    if (b.refcount != 1 || b.dirty || b.io_in_progress) {
+    if (b.refcount != 1 || b.dirty || pool_.state(id).io_in_progress) {
       pool_.unpin(id);
       continue;
     }
@@ -95,16 +95,17 @@ bool BufferManager::mark_dirty_hint(BufferId id, Lsn lsn) {
 
 sim::Task<bool> BufferManager::flush_buffer(PgProc& proc, BufferId id) {
   BufferDesc& b = pool_.mutable_desc(id);
+  BufferState& s = pool_.mutable_state(id);
   sim::LWLock& content_lock = pool_.content_lock(id);
   // StartBufferIO (and the share content lock): wait for a write in progress or a modifier.
-  while (b.io_in_progress || content_lock.held_exclusive()) {
-    const WaitScope waiting = report_wait(proc, b.io_in_progress ? WaitEvent::BufferIo : WaitEvent::LwBufferContent);
+  while (s.io_in_progress || content_lock.held_exclusive()) {
+    const WaitScope waiting = report_wait(proc, s.io_in_progress ? WaitEvent::BufferIo : WaitEvent::LwBufferContent);
     co_await wait_for_buffer(id);
   }
-  if (!b.valid || !b.dirty) co_return false;
+  if (!s.valid || !b.dirty) co_return false;
   // Free of modifiers (checked above, nothing awaited since); held for the write alone.
   sim::LWLock::Guard share = content_lock.try_shared();
-  b.io_in_progress = true;
+  s.io_in_progress = true;
   b.just_dirtied = false;
   BufferDurability& d = pool_.mutable_durability(id);
   d.writing_since = d.dirty_since;
@@ -117,7 +118,7 @@ sim::Task<bool> BufferManager::flush_buffer(PgProc& proc, BufferId id) {
   co_await register_sync(proc, seg);
   // TerminateBufferIO: clean unless changed meanwhile.
   d.writing_since = 0;
-  b.io_in_progress = false;
+  s.io_in_progress = false;
   if (!b.just_dirtied) {
     b.dirty = false;
     b.checkpoint_needed = false;
@@ -131,9 +132,9 @@ sim::Task<BufferManager::SyncResult> BufferManager::sync_one_buffer(PgProc& proc
                                                                     bool skip_recently_used) {
   const BufferDesc& b = pool_.desc(id);
   SyncResult result;
-  result.reusable = b.refcount == 0 && b.usage_count == 0;
+  result.reusable = b.refcount == 0 && pool_.state(id).usage_count == 0;
   if (!result.reusable && skip_recently_used) co_return result;  // the bgwriter leaves hot buffers alone
-  if (!b.valid || !b.dirty) co_return result;
+  if (!pool_.state(id).valid || !b.dirty) co_return result;
   pool_.pin(id, false);
   result.written = co_await flush_buffer(proc, id);
   pool_.unpin(id);
@@ -158,7 +159,7 @@ void BufferManager::mark_checkpoint_buffers(std::vector<CkptSortItem>& items) {
   const BufferId nbuffers = pool_.size();
   for (BufferId id = 0; id < nbuffers; ++id) {
     BufferDesc& b = pool_.mutable_desc(id);
-    if (b.valid && b.dirty) {
+    if (pool_.state(id).valid && b.dirty) {
       b.checkpoint_needed = true;
       items.push_back(CkptSortItem{b.tag.rel, b.tag.block, id});
     }
@@ -171,7 +172,7 @@ namespace ckptsim::postgres {
 
 void BufferManager::load_before_start(BufferId victim, const BufferTag& tag) {
   pool_.retag(victim, tag);  // usage_count 1, which the release leaves
-  pool_.mutable_desc(victim).valid = true;
+  pool_.mutable_state(victim).valid = true;
 }
 
 }  // namespace ckptsim::postgres

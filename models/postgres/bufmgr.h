@@ -56,11 +56,20 @@ class BufferManager {
   // read in (read_buffer then waits for it). No coroutine frame: most page
   // accesses of a cached workload end here.
   BufferId pin_if_cached(const BufferTag& tag) noexcept {
-    const BufferId id = pool_.lookup(tag);
-    if (id < 0 || (pool_.desc(id).io_in_progress && !pool_.desc(id).valid)) return -1;
+    const BufferId id = cached(tag);
+    if (id < 0) return -1;
     pool_.pin(id);
     ++stats_.blks_hit;
     return id;
+  }
+  // pin_if_cached and release with nothing between: true if the block was
+  // there (usage_count and blks_hit count the access), false if nothing changed.
+  bool access_if_cached(const BufferTag& tag) noexcept {
+    const BufferId id = cached(tag);
+    if (id < 0) return false;
+    pool_.pin_and_unpin(id);
+    ++stats_.blks_hit;
+    return true;
   }
   void release(BufferId id) noexcept { pool_.unpin(id); }
 
@@ -111,6 +120,11 @@ class BufferManager {
   // BufferAlloc's victim loop: a buffer pinned by us alone, clean and idle, still holding its old
   // tag (the caller retags it, or frees it if someone loaded the page meanwhile).
   sim::Task<BufferId> get_victim(PgProc& proc);
+  // The buffer holding `tag` unless it is absent or still being read in (-1).
+  BufferId cached(const BufferTag& tag) const noexcept {
+    const BufferId id = pool_.lookup(tag);
+    return id < 0 || (pool_.state(id).io_in_progress && !pool_.state(id).valid) ? -1 : id;
+  }
   // Parks the caller until the buffer's I/O ends or its content lock is released.
   sim::Condition::WaitAwaiter wait_for_buffer(BufferId id) noexcept { return pool_.content_lock(id).released(); }
 

@@ -18,7 +18,7 @@ std::int64_t pg_prewarm_buffer(BufferManager& bufmgr, RelationId rel) {
     } else {
       const BufferId victim = pool.strategy_get_buffer();
       const BufferDesc& b = pool.desc(victim);
-      if (b.dirty || b.io_in_progress || b.refcount != 0) {
+      if (b.dirty || pool.state(victim).io_in_progress || b.refcount != 0) {
         throw std::logic_error("pg_prewarm before start needs a clean, idle buffer pool");
       }
       bufmgr.load_before_start(victim, tag);

@@ -28,7 +28,7 @@ struct Host : testing::Machine {
   std::int64_t valid_buffers() {
     std::int64_t n = 0;
     for (postgres::BufferId b = 0; b < server.buffer_pool().size(); ++b)
-      n += server.buffer_pool().desc(b).valid ? 1 : 0;
+      n += server.buffer_pool().state(b).valid ? 1 : 0;
     return n;
   }
 };
@@ -89,10 +89,9 @@ TEST_CASE("init.pg_prewarm loads the tables into shared buffers through the page
     CHECK(h.cached(t.accounts) == h.blocks(t.accounts));
     CHECK(h.cached(t.accounts_vm) == 0);  // not prewarmed, and drop_caches emptied the cache
     for (postgres::BufferId b = 0; b < h.server.buffer_pool().size(); ++b) {
-      const postgres::BufferDesc& d = h.server.buffer_pool().desc(b);
-      if (!d.valid) continue;
-      CHECK(d.usage_count == 1);
-      CHECK_FALSE(d.dirty);
+      if (!h.server.buffer_pool().state(b).valid) continue;
+      CHECK(h.server.buffer_pool().state(b).usage_count == 1);
+      CHECK_FALSE(h.server.buffer_pool().desc(b).dirty);
     }
   }
   SUBCASE("larger than shared buffers: every buffer holds a page, the clock sweep recycled the rest") {

@@ -16,6 +16,7 @@ namespace ckptsim::postgres {
 // Sets descriptor fields directly, to build a state that a run would reach only slowly.
 struct BufferPoolTesting {
   static BufferDesc& desc(BufferPool& pool, BufferId id) { return pool.mutable_desc(id); }
+  static BufferState& state(BufferPool& pool, BufferId id) { return pool.mutable_state(id); }
   static BufferDurability& durability(BufferPool& pool, BufferId id) { return pool.mutable_durability(id); }
 };
 

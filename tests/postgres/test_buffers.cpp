@@ -33,22 +33,22 @@ TEST_CASE("clock sweep skips pinned buffers and decrements usage_count") {
   BufferPool pool(sim, 16);
   drain_freelist(pool);
   // Buffer 0: usage 2 and pinned; 1: usage 1; 2: usage 0; 3..15: usage 1.
-  BufferPoolTesting::desc(pool, 0).usage_count = 2;
+  BufferPoolTesting::state(pool, 0).usage_count = 2;
   pool.pin(0, false);
-  BufferPoolTesting::desc(pool, 1).usage_count = 1;
-  BufferPoolTesting::desc(pool, 2).usage_count = 0;
-  for (int i = 3; i < 16; ++i) BufferPoolTesting::desc(pool, i).usage_count = 1;
+  BufferPoolTesting::state(pool, 1).usage_count = 1;
+  BufferPoolTesting::state(pool, 2).usage_count = 0;
+  for (int i = 3; i < 16; ++i) BufferPoolTesting::state(pool, i).usage_count = 1;
 
   // First victim: 0 is pinned (skipped, untouched), 1 is decremented, 2 is taken.
   CHECK(pool.strategy_get_buffer() == 2);
-  CHECK(pool.desc(0).usage_count == 2);
-  CHECK(pool.desc(1).usage_count == 0);
+  CHECK(pool.state(0).usage_count == 2);
+  CHECK(pool.state(1).usage_count == 0);
   CHECK(pool.clock_hand() == 3);
   // Second: 3..15 decremented to 0, the hand wraps (one complete pass), 0 skipped, 1 taken.
   CHECK(pool.strategy_get_buffer() == 1);
-  for (int i = 3; i < 16; ++i) CHECK(pool.desc(i).usage_count == 0);
+  for (int i = 3; i < 16; ++i) CHECK(pool.state(i).usage_count == 0);
   CHECK(pool.complete_passes() == 1);
-  CHECK(pool.desc(0).usage_count == 2);
+  CHECK(pool.state(0).usage_count == 2);
   // Third: buffer 2 (still usage 0, not pinned by anyone).
   CHECK(pool.strategy_get_buffer() == 2);
   const auto s = pool.strategy_sync_start();
@@ -61,13 +61,13 @@ TEST_CASE("a pinned buffer with usage 5 survives five passes of others' decremen
   sim::Simulator sim;
   BufferPool pool(sim, 16);
   drain_freelist(pool);
-  for (int i = 0; i < 16; ++i) BufferPoolTesting::desc(pool, i).usage_count = kMaxUsageCount;
+  for (int i = 0; i < 16; ++i) BufferPoolTesting::state(pool, i).usage_count = kMaxUsageCount;
   pool.pin(7);  // usage stays capped at 5
-  CHECK(pool.desc(7).usage_count == kMaxUsageCount);
+  CHECK(pool.state(7).usage_count == kMaxUsageCount);
   // Every unpinned buffer needs 5 decrements: the first victim is found on the 6th pass, at buffer 0.
   CHECK(pool.strategy_get_buffer() == 0);
   CHECK(pool.complete_passes() == 5);
-  CHECK(pool.desc(7).usage_count == kMaxUsageCount);
+  CHECK(pool.state(7).usage_count == kMaxUsageCount);
 }
 
 TEST_CASE("all buffers pinned: no unpinned buffers available") {
@@ -107,7 +107,7 @@ sim::Process fill_and_dirty(Server& server, Backend& b, RelationId rel, int fill
   co_await b.commit();
   // Make every buffer a candidate: usage 0, as after the clock hand passed.
   BufferPool& pool = server.buffer_pool();
-  for (BufferId id = 0; id < pool.size(); ++id) BufferPoolTesting::desc(pool, id).usage_count = 0;
+  for (BufferId id = 0; id < pool.size(); ++id) BufferPoolTesting::state(pool, id).usage_count = 0;
 }
 
 sim::Process one_round(BackgroundWriter& bgw, PgProc& proc, bool* can_hibernate) {
