@@ -240,3 +240,44 @@ TEST_CASE("BufferSync's marking pass (bufmgr): every valid dirty buffer, in buff
   rig.sim.run();
   for (const auto& item : items) CHECK_FALSE(bufmgr.checkpoint_needed(item.buf));
 }
+
+namespace {
+sim::Process read_blocks(Backend& b, RelationId rel, std::vector<std::int64_t> blocks) {
+  for (const std::int64_t block : blocks) co_await b.read(rel, block);
+}
+}  // namespace
+
+TEST_CASE("a cached read done at once leaves the pool as Backend::read would: usage_count, blks_hit, no pin") {
+  // Two servers load blocks 0..3 the same way; then one re-reads them through
+  // read(), the other through read_if_cached(). Their buffers must agree.
+  auto load = [](Rig& rig) -> std::pair<Server*, Backend*> {
+    Server& server = rig.make();
+    const RelationId rel = server.create_relation("t", 100);
+    Backend& b = server.connect();
+    rig.sim.spawn(read_blocks(b, rel, {0, 1, 2, 3}));
+    rig.sim.run();
+    return {&server, &b};
+  };
+  Rig slow(config_for("15")), fast(config_for("15"));
+  auto [slow_server, slow_backend] = load(slow);
+  auto [fast_server, fast_backend] = load(fast);
+  const RelationId rel = 0;
+  slow.sim.spawn(read_blocks(*slow_backend, rel, {1, 1, 2, 1, 1, 1, 1}));
+  slow.sim.run();
+  for (const std::int64_t block : {1, 1, 2, 1, 1, 1, 1}) CHECK(fast_backend->read_if_cached(rel, block, false));
+  CHECK_FALSE(fast_backend->read_if_cached(rel, 50, false));  // not in shared buffers: read() must run
+  CHECK_FALSE(fast_backend->read_if_cached(rel, 1, true));    // hint bits to set: read() must run
+
+  const BufferPool& a = slow_server->buffer_pool();
+  const BufferPool& f = fast_server->buffer_pool();
+  CHECK(f.state(f.lookup({rel, 1})).usage_count == kMaxUsageCount);  // 1 + 6 hits, capped
+  CHECK(f.state(f.lookup({rel, 2})).usage_count == 2);
+  for (const std::int64_t block : {0, 1, 2, 3}) {
+    const BufferId id = f.lookup({rel, block});
+    REQUIRE(id == a.lookup({rel, block}));
+    CHECK(f.state(id).usage_count == a.state(id).usage_count);
+    CHECK(f.desc(id).refcount == 0);
+  }
+  CHECK(fast_server->stats().blks_hit == slow_server->stats().blks_hit);
+  CHECK(fast_server->stats().blks_hit == 7);
+}
