@@ -69,8 +69,12 @@ class FileSystem {
   virtual sim::Task<> sync_file_range(OsTask& task, FileId file, std::int64_t block, std::int64_t count) = 0;
   // posix_fadvise(POSIX_FADV_DONTNEED): start writeback, drop clean cached pages of the range.
   virtual sim::Task<> fadvise_dontneed(OsTask& task, FileId file, std::int64_t block, std::int64_t count) = 0;
-  // Truncates to 0 and forgets the cached pages (a removed WAL segment; a recycled one is kept).
+  // Truncates to 0 and forgets the cached pages.
   virtual void truncate(FileId file) = 0;
+  // unlink(2) of a file nobody opens again (a removed WAL segment; a recycled
+  // one is renamed and kept): truncated, after which the file can hold no
+  // page. Its FileId stays valid; the kernel may free what it kept per block.
+  virtual void remove(FileId file) { truncate(file); }
 
   // What a buffered read or write of [block, block + count), done before the
   // simulation starts and long since written back, left in the page cache:

@@ -270,6 +270,22 @@ void Kernel::truncate(FileId file) {
   in.datasync_tid = journal_.running_tid();
 }
 
+// The inode of an unlinked file is freed (evict_inode) once nothing holds
+// it; here, its per-block arrays are, once none of its pages is cached,
+// under writeback or on a writeback list. A long run creates and removes a
+// WAL segment every 16 MB, and each one's 2048-block array would otherwise
+// stay for the rest of the run.
+void Kernel::remove(FileId file) {
+  truncate(file);
+  removed_.push_back(file);
+  std::erase_if(removed_, [this](FileId f) {
+    Inode& in = cache_.inode(f);
+    if (in.nr_cached > 0 || in.nr_writeback > 0 || in.dirty || in.i_sync || in.list != WbList::None) return false;
+    cache_.forget_blocks(in);
+    return true;
+  });
+}
+
 // ---- the host's past ----
 
 void Kernel::access_before_start(FileId file, std::int64_t block, std::int64_t count) {

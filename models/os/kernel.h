@@ -79,6 +79,7 @@ class Kernel final : public FileSystem, private BioOwner {
   sim::Task<> sync_file_range(OsTask& task, FileId file, std::int64_t block, std::int64_t count) override;
   sim::Task<> fadvise_dontneed(OsTask& task, FileId file, std::int64_t block, std::int64_t count) override;
   void truncate(FileId file) override;
+  void remove(FileId file) override;
   void access_before_start(FileId file, std::int64_t block, std::int64_t count) override;
   std::vector<std::int64_t> unstable_blocks(FileId file, std::int64_t from, std::int64_t to) const override;
   bool fsync_is_durable(FileId file) const override;
@@ -100,6 +101,8 @@ class Kernel final : public FileSystem, private BioOwner {
   std::int64_t page_cache_capacity_pages() const { return cache_.capacity() * kPagesPerBlock; }
   // mincore(2) / fincore over blocks [block, block + count) of a file: how many are cached.
   std::int64_t cached_blocks(FileId file, std::int64_t block, std::int64_t count) const;
+  // Removed files whose block arrays are still kept (pages under I/O when removed).
+  std::size_t removed_files_pending() const { return removed_.size(); }
   const Jbd2Journal& journal() const { return journal_; }
   const DirtyThrottle& throttle() const { return *throttle_; }
   std::int64_t pages_written(WbReason reason) const { return writepages_.blocks_started(reason) * kPagesPerBlock; }
@@ -145,6 +148,9 @@ class Kernel final : public FileSystem, private BioOwner {
   Writepages writepages_;
   Jbd2Journal journal_;  // ext4's, on the data volume
   SyscallCounts counts_;
+  // Removed files whose block arrays wait for their last page to leave the
+  // cache (a write under way when the file was removed).
+  std::vector<FileId> removed_;
   // Pages written per reason at the previous system.csv interval.
   std::array<std::int64_t, static_cast<std::size_t>(WbReason::Count)> wb_started_{};
 };

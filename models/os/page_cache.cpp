@@ -3,6 +3,8 @@
 // Page-cache state transitions and the two-list reclaim (see page_cache.h).
 #include "models/os/page_cache.h"
 
+#include <stdexcept>
+
 #include <fmt/format.h>
 
 namespace ckptsim::os {
@@ -23,6 +25,15 @@ Inode& PageCache::add_file(std::string name, Volume volume, std::int64_t max_blo
   Inode& inode = *inodes_.back();
   for (CachedBlock& block : inode.blocks) block.file = id;
   return inode;
+}
+
+void PageCache::forget_blocks(Inode& inode) {
+  if (inode.nr_cached > 0 || inode.nr_dirty > 0 || inode.nr_writeback > 0) {
+    throw std::logic_error("forget_blocks: " + inode.name + " still has pages");
+  }
+  inode.max_blocks = 0;
+  std::vector<CachedBlock>().swap(inode.blocks);
+  std::vector<std::uint64_t>().swap(inode.dirty_bits);
 }
 
 // ---- LRU ----

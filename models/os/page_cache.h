@@ -168,6 +168,9 @@ class PageCache {
   bool allocate(Inode& inode, std::int64_t b);
   // Frees a clean cached block (truncate, fadvise).
   void release(Inode& inode, std::int64_t b);
+  // A removed file with no page left: its block arrays are freed and it
+  // can hold no block again (max_blocks 0).
+  void forget_blocks(Inode& inode);
   // A hit: mark_page_accessed.
   void touch(CachedBlock& block);
   // A past buffered read or write of the block, completed and written back:

@@ -73,7 +73,7 @@ WalSegments::Counts WalSegments::remove_old(std::int64_t keep_lsn, std::int64_t 
       ++counts.recycled;
       ++stats_.wal_segments_recycled;
     } else {
-      fs_.truncate(file);
+      fs_.remove(file);
       ++counts.removed;
       ++stats_.wal_segments_removed;
     }

@@ -266,3 +266,28 @@ TEST_CASE("system.csv's writeback columns give each interval's writeback by reas
   CHECK(fsync_mb.front() > 0);  // the fsync's interval
   CHECK(std::count_if(kupdate_mb.begin(), kupdate_mb.begin() + 29, [](double x) { return x > 0; }) == 0);
 }
+
+TEST_CASE("a removed file's block array is freed once no page of it is under I/O, and never before") {
+  Machine m(profile("linux-modern"), kSmall, FakeDeviceConfig{.fixed = 100 * sim::kMillisecond});  // slow writes
+  OsTask& t = m.kernel.new_task("checkpointer");
+  const FileId f = m.kernel.create("pg_wal/000000010000000000000001", Volume::Wal, 0, 64);
+  const FileId g = m.kernel.create("pg_wal/000000010000000000000002", Volume::Wal, 0, 64);
+  const FileId h = m.kernel.create("pg_wal/000000010000000000000003", Volume::Wal, 0, 64);
+  m.run([&]() -> sim::Task<> {
+    co_await m.kernel.write(t, f, 0, 64);
+    co_await m.kernel.sync_file_range(t, f, 0, 64);  // WB_SYNC_NONE: returns with the writes under way
+  });
+  REQUIRE(m.kernel.writeback_pages() > 0);
+  m.kernel.remove(f);
+  CHECK(m.kernel.removed_files_pending() == 1);  // its pages under writeback still need their entries
+  CHECK(m.kernel.size_blocks(f) == 0);
+  m.sim.run_until(m.sim.now() + 10 * sim::kSecond);
+  CHECK(m.kernel.writeback_pages() == 0);
+  m.kernel.remove(g);
+  CHECK(m.kernel.removed_files_pending() == 1);  // f's writes are done, but it is still on the flusher's b_dirty
+  m.sim.run_until(m.sim.now() + 40 * sim::kSecond);  // kupdate's visit finds it clean and drops it from the list
+  m.kernel.remove(h);  // the next removal finds f idle: all go
+  CHECK(m.kernel.removed_files_pending() == 0);
+  CHECK(m.kernel.cached_blocks(f, 0, 64) == 0);
+  CHECK(m.kernel.cached_pages() == 0);
+}
