@@ -25,8 +25,6 @@ std::uint64_t fnv1a(std::string_view text) noexcept {
   return hash;
 }
 
-constexpr std::uint64_t rotl(std::uint64_t x, int k) noexcept { return (x << k) | (x >> (64 - k)); }
-
 }  // namespace
 
 std::uint64_t derive_seed(std::uint64_t scenario_seed, std::string_view owner_name) noexcept {
@@ -43,28 +41,7 @@ Random::Random(std::uint64_t seed) noexcept {
 Random::Random(std::uint64_t scenario_seed, std::string_view name) noexcept
     : Random(derive_seed(scenario_seed, name)) {}
 
-std::uint64_t Random::next() noexcept {
-  const std::uint64_t result = rotl(state_[1] * 5, 7) * 9;
-  const std::uint64_t t = state_[1] << 17;
-  state_[2] ^= state_[0];
-  state_[3] ^= state_[1];
-  state_[1] ^= state_[2];
-  state_[0] ^= state_[3];
-  state_[2] ^= t;
-  state_[3] = rotl(state_[3], 45);
-  return result;
-}
-
-std::int64_t Random::uniform_int(std::int64_t lo, std::int64_t hi) noexcept {
-  const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;
-  if (span == 0) return static_cast<std::int64_t>(next());  // the whole 64-bit range
-  // Reject the low (2^64 mod span) values so every residue is equally likely.
-  const std::uint64_t threshold = (0 - span) % span;
-  for (;;) {
-    const std::uint64_t x = next();
-    if (x >= threshold) return static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + x % span);
-  }
-}
+std::int64_t Random::uniform_int(std::int64_t lo, std::int64_t hi) noexcept { return UniformInt(lo, hi)(*this); }
 
 double Random::uniform01() noexcept { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 

@@ -112,6 +112,8 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
                             : 0;
   const auto script = script_statements(config_.builtin);
   postgres::Backend& be = c.backend;
+  const sim::UniformInt draw_aid(0, tables_.accounts_rows - 1), draw_tid(0, tables_.tellers_rows - 1),
+      draw_bid(0, tables_.branches_rows - 1);
 
   for (std::int64_t done = 0; !by_count || done < config_.transactions;) {
     // CSTATE_PREPARE_THROTTLE / CSTATE_THROTTLE.
@@ -131,9 +133,9 @@ sim::Process Pgbench::client_main(Client& c, sim::Time end) {
 
     // CSTATE_START_TX: the script's variables.
     ScriptState vars;
-    vars.aid = c.rng.uniform_int(0, tables_.accounts_rows - 1);
-    vars.tid = c.rng.uniform_int(0, tables_.tellers_rows - 1);
-    vars.bid = c.rng.uniform_int(0, tables_.branches_rows - 1);
+    vars.aid = draw_aid(c.rng);
+    vars.tid = draw_tid(c.rng);
+    vars.bid = draw_bid(c.rng);
     for (const Statement st : script) {
       // CSTATE_START_COMMAND: the thread's side of the round trip (its event
       // loop is busy meanwhile), then the server's CPU for the statement.

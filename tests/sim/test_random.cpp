@@ -114,3 +114,24 @@ TEST_CASE("exponential has the requested mean") {
   for (int i = 0; i < n; ++i) total += d.exponential_duration(2'500'000);
   CHECK(std::abs(static_cast<double>(total) / n - 2.5e6) < 5 * 2.5e6 / 1000);
 }
+
+TEST_CASE("UniformInt and uniform_int draw lo + x mod span, rejecting x below 2^64 mod span, from the raw stream") {
+  // The numbers every seeded run depends on: a change of method would change every output.
+  const std::pair<std::int64_t, std::int64_t> ranges[] = {
+      {0, 9}, {-3, 3}, {0, 12'000'000 - 1}, {5, 5}, {0, (std::int64_t{1} << 62) + 12345}, {INT64_MIN, INT64_MAX}};
+  for (const auto& [lo, hi] : ranges) {
+    Random a(7, "a"), b(7, "a"), raw(7, "a");
+    const UniformInt draw(lo, hi);
+    const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;
+    for (int i = 0; i < 1000; ++i) {
+      std::uint64_t x = raw.next();
+      if (span != 0) {
+        while (x < (0 - span) % span) x = raw.next();
+        x = static_cast<std::uint64_t>(lo) + x % span;
+      }
+      const auto expected = static_cast<std::int64_t>(x);
+      REQUIRE(draw(a) == expected);
+      REQUIRE(b.uniform_int(lo, hi) == expected);
+    }
+  }
+}
