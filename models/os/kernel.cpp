@@ -81,6 +81,7 @@ FileId Kernel::create(std::string_view name, Volume volume, std::int64_t blocks,
   inode.first_sector = next_extent_[vol];
   next_extent_[vol] += max_blocks * kSectorsPerBlock;
   inode.size = blocks;
+  inode.grow(blocks);
   inode.allocated = blocks;
   return inode.id;
 }
@@ -216,6 +217,7 @@ sim::Task<> Kernel::read(OsTask& task, FileId file, std::int64_t block, std::int
 sim::Task<> Kernel::write(OsTask& task, FileId file, std::int64_t block, std::int64_t count) {
   Inode& in = cache_.inode(file);
   if (block + count > in.max_blocks) throw std::out_of_range("write past the extent of " + in.name);
+  in.grow(block + count);
   const bool needs_handle = journaled(journal_, in);
   Jbd2Journal::Handle handle;
   if (needs_handle) handle = co_await journal_.start_handle(&task);
@@ -253,7 +255,7 @@ sim::Task<> Kernel::write(OsTask& task, FileId file, std::int64_t block, std::in
 
 void Kernel::truncate(FileId file) {
   Inode& in = cache_.inode(file);
-  for (std::int64_t b = 0; b < in.max_blocks; ++b) {
+  for (std::int64_t b = 0; b < static_cast<std::int64_t>(in.blocks.size()); ++b) {
     CachedBlock& cb = in.blocks[static_cast<std::size_t>(b)];
     if (cb.has(kDirty)) {
       cache_.clear_dirty(in, b);

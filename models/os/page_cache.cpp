@@ -22,9 +22,7 @@ PageCache::~PageCache() {
 Inode& PageCache::add_file(std::string name, Volume volume, std::int64_t max_blocks) {
   const auto id = static_cast<FileId>(inodes_.size());
   inodes_.push_back(std::make_unique<Inode>(sim_, id, std::move(name), volume, max_blocks));
-  Inode& inode = *inodes_.back();
-  for (CachedBlock& block : inode.blocks) block.file = id;
-  return inode;
+  return *inodes_.back();
 }
 
 void PageCache::forget_blocks(Inode& inode) {
@@ -158,7 +156,7 @@ bool PageCache::check(std::string* why) const {
   std::int64_t cached = 0, dirty = 0, writeback = 0, on_lru = 0;
   for (const auto& inode : inodes_) {
     std::int64_t c = 0, d = 0, w = 0;
-    for (std::int64_t b = 0; b < inode->max_blocks; ++b) {
+    for (std::int64_t b = 0; b < static_cast<std::int64_t>(inode->blocks.size()); ++b) {
       const CachedBlock& block = inode->blocks[static_cast<std::size_t>(b)];
       c += block.has(kCached);
       d += block.has(kDirty);

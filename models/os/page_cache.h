@@ -8,7 +8,11 @@
 // Per file: a flat array of block states (cached, dirty, under writeback,
 // locked for a read in flight, referenced, active), a bitmap of dirty blocks
 // for the ascending scans of writeback, counters, and the inode fields of
-// writeback (dirtied_when, writeback_index, I_SYNC, list membership).
+// writeback (dirtied_when, writeback_index, I_SYNC, list membership). The
+// array has room for the file's whole extent from its creation, so that its
+// entries never move (the LRU lists link them), but holds entries only up to
+// the largest size the file has had: the room of an extent never used (a
+// 1 GB segment of a small table) is never written, and so costs no memory.
 //
 // Reclaim: clean blocks sit on two intrusive LRU lists, inactive and active,
 // as in 2.6.28+ (2.9 of docs/reference/os-disk-model.md): a new block enters inactive; a
@@ -27,6 +31,7 @@
 #include <bit>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -74,9 +79,17 @@ struct Inode {
         name(std::move(name_)),
         volume(volume_),
         max_blocks(max),
-        blocks(static_cast<std::size_t>(max)),
         dirty_bits(static_cast<std::size_t>((max + 63) / 64), 0),
-        writeback_wait(sim) {}
+        writeback_wait(sim) {
+    blocks.reserve(static_cast<std::size_t>(max));
+  }
+
+  // Entries for blocks [0, n), n <= max_blocks: made within the room
+  // reserved at creation, so none that exists moves.
+  void grow(std::int64_t n) {
+    if (n > max_blocks) throw std::logic_error("page cache: " + name + " grown past its extent");
+    for (auto b = static_cast<std::int64_t>(blocks.size()); b < n; ++b) blocks.emplace_back().file = id;
+  }
 
   FileId id;
   std::string name;
@@ -117,6 +130,7 @@ struct Inode {
   std::int64_t sector_of(std::int64_t block) const { return first_sector + block * kSectorsPerBlock; }
   // What a power loss takes from RAM: a dirty block, or one in flight (PG_writeback: torn or missing).
   bool lost_with_ram(std::int64_t b) const {
+    if (b >= static_cast<std::int64_t>(blocks.size())) return false;  // never written
     const CachedBlock& block = blocks[static_cast<std::size_t>(b)];
     return block.has(kDirty) || block.has(kWriteback);
   }

@@ -291,3 +291,28 @@ TEST_CASE("a removed file's block array is freed once no page of it is under I/O
   CHECK(m.kernel.cached_blocks(f, 0, 64) == 0);
   CHECK(m.kernel.cached_pages() == 0);
 }
+
+TEST_CASE("a file's page-cache entries are made as it grows, within room reserved for its extent: none ever moves") {
+  sim::Simulator sim;
+  Inode in(sim, 3, "base/16384/16385", Volume::Data, 131072);  // a 1 GB segment's extent
+  CHECK(in.blocks.empty());                                   // no entry before the file has blocks
+  in.grow(8);
+  REQUIRE(in.blocks.size() == 8);
+  const CachedBlock* first = &in.blocks[0];
+  in.grow(100'000);  // the LRU lists link entries by address: growing must not move them
+  CHECK(&in.blocks[0] == first);
+  CHECK(in.blocks.size() == 100'000);
+  CHECK(in.blocks[99'999].file == 3);
+  in.grow(50);  // never shrinks (a truncated file's pages under I/O keep their entries)
+  CHECK(in.blocks.size() == 100'000);
+  CHECK_THROWS_AS(in.grow(131073), std::logic_error);
+
+  // Through the kernel: a file created with 8 blocks of a 1 GB extent, then written at block 1000.
+  Machine m(profile("linux-modern"), kSmall);
+  OsTask& t = m.kernel.new_task("backend");
+  const FileId f = m.kernel.create("base/16384/16386", Volume::Data, 8, 131072);
+  m.run([&]() -> sim::Task<> { co_await m.kernel.write(t, f, 1000); });
+  CHECK(m.kernel.size_blocks(f) == 1001);
+  CHECK(m.kernel.cached_blocks(f, 0, 131072) == 1);
+  CHECK(m.kernel.dirty_pages() == 2);
+}
