@@ -45,6 +45,7 @@ class Condition {
   void notify_one();
   void notify_all();
   std::size_t waiters() const noexcept { return waiters_.size(); }
+  const Simulator& simulator() const noexcept { return sim_; }
 
  private:
   Simulator& sim_;

@@ -32,7 +32,8 @@ class LWLock {
  public:
   enum class Mode { Shared, Exclusive };
 
-  explicit LWLock(Simulator& sim) noexcept : sim_(&sim), released_(sim) {}
+  // 40 bytes: shared buffers hold one per buffer.
+  explicit LWLock(Simulator& sim) noexcept : released_(sim) {}
   LWLock(const LWLock&) = delete;
   LWLock& operator=(const LWLock&) = delete;
 
@@ -63,7 +64,7 @@ class LWLock {
 
    private:
     friend class LWLock;
-    Guard(LWLock& lock, Mode mode) noexcept : sim_(lock.sim_), lock_(&lock), mode_(mode) {}
+    Guard(LWLock& lock, Mode mode) noexcept : sim_(&lock.released_.simulator()), lock_(&lock), mode_(mode) {}
     const Simulator* sim_ = nullptr;
     LWLock* lock_ = nullptr;
     Mode mode_ = Mode::Exclusive;
@@ -110,7 +111,6 @@ class LWLock {
     released_.notify_all();
   }
 
-  Simulator* sim_;
   bool exclusive_ = false;
   int shared_ = 0;
   Condition released_;

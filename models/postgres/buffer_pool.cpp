@@ -62,8 +62,8 @@ void BufferPool::erase(const BufferTag& tag) {
 
 void BufferPool::retag(BufferId id, const BufferTag& tag) {
   BufferDesc& b = mutable_desc(id);
-  if (b.tag_valid) erase(b.tag);
-  b.tag = tag;
+  if (b.tag_valid) erase(b.tag());
+  b.set_tag(tag);
   b.tag_valid = true;
   b.dirty = b.just_dirtied = b.checkpoint_needed = false;
   mutable_state(id).usage_count = 1;

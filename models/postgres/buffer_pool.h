@@ -7,7 +7,7 @@
 // usage_count, 0..BM_MAX_USAGE_COUNT = 5, and the BM_VALID and
 // BM_IO_IN_PROGRESS flags) is what a page hit reads and changes: one byte per
 // buffer, so that the hits on 2 GB of shared buffers touch 256 kB, which
-// stays in the CPU's L2 cache, and not 6 MB of descriptors. Its descriptor
+// stays in the CPU's L2 cache, and not 4 MB of descriptors. Its descriptor
 // (BufferDesc) keeps the rest the write path needs: the tag (relation, block;
 // the main fork only), the pin count, the BM_DIRTY / BM_JUST_DIRTIED /
 // BM_CHECKPOINT_NEEDED flags. The page LSN lives with the page (Relations),
@@ -66,16 +66,25 @@ struct BufferState {
 
 static_assert(sizeof(BufferState) == 1, "one byte per buffer");
 
+// The tag is kept as (relation, BlockNumber), 32 bits each as in
+// PostgreSQL's BufferTag, so that a descriptor is 16 bytes.
 struct BufferDesc {
-  BufferTag tag;
+  RelationId rel = -1;
+  std::uint32_t block = 0;
   std::int32_t refcount = 0;
   bool tag_valid = false;
   bool dirty = false;
   bool just_dirtied = false;
   bool checkpoint_needed = false;
+
+  BufferTag tag() const noexcept { return BufferTag{rel, static_cast<std::int64_t>(block)}; }
+  void set_tag(const BufferTag& tag) noexcept {
+    rel = tag.rel;
+    block = static_cast<std::uint32_t>(tag.block);
+  }
 };
 
-static_assert(sizeof(BufferDesc) == 24);
+static_assert(sizeof(BufferDesc) == 16);
 
 // Durability bookkeeping (not PostgreSQL state), beside the descriptors rather
 // than in them: the LSN of the first change not yet handed to the kernel, and

@@ -110,7 +110,7 @@ sim::Task<bool> BufferManager::flush_buffer(PgProc& proc, BufferId id) {
   BufferDurability& d = pool_.mutable_durability(id);
   d.writing_since = d.dirty_since;
   d.dirty_since = 0;
-  const BufferTag tag = b.tag;
+  const BufferTag tag = b.tag();
   // WAL before data: the page may not reach the kernel before the WAL that describes it.
   const Lsn lsn = rels_.rel(tag.rel).page_lsn[static_cast<std::size_t>(tag.block)];
   if (wal_.needs_flush(lsn)) co_await wal_.flush(proc, lsn);
@@ -161,7 +161,7 @@ void BufferManager::mark_checkpoint_buffers(std::vector<CkptSortItem>& items) {
     BufferDesc& b = pool_.mutable_desc(id);
     if (pool_.state(id).valid && b.dirty) {
       b.checkpoint_needed = true;
-      items.push_back(CkptSortItem{b.tag.rel, b.tag.block, id});
+      items.push_back(CkptSortItem{b.rel, b.block, id});
     }
   }
 }

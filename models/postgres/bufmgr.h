@@ -97,11 +97,14 @@ class BufferManager {
   // BufferSync's first pass, which PostgreSQL keeps in bufmgr.c: set
   // BM_CHECKPOINT_NEEDED on every valid dirty buffer and list each with its
   // tag (CkptSortItem), in buffer order, for the checkpointer to sort and write.
+  // buf_internals.h's CkptSortItem, with the block as its 32-bit BlockNumber:
+  // 12 bytes, and one per buffer is kept for the checkpoint's whole life.
   struct CkptSortItem {
     RelationId rel;
-    std::int64_t block;
+    std::uint32_t block;
     BufferId buf;
   };
+  static_assert(sizeof(CkptSortItem) == 12);
   void mark_checkpoint_buffers(std::vector<CkptSortItem>& items);
   // Still to be written by this checkpoint (not written by anyone since it was marked).
   bool checkpoint_needed(BufferId id) const { return pool_.desc(id).checkpoint_needed; }

@@ -146,8 +146,8 @@ bool Server::check_durability(std::string* why) const {
     const BufferDesc& b = pool_.desc(id);
     const BufferDurability& d = pool_.durability(id);
     if (before_redo(d.dirty_since) || before_redo(d.writing_since)) {
-      return fail("buffer " + std::to_string(id) + " (relation " + std::to_string(b.tag.rel) + ", block " +
-                  std::to_string(b.tag.block) + ") holds a change made before the redo point " + format_lsn(redo) +
+      return fail("buffer " + std::to_string(id) + " (relation " + std::to_string(b.rel) + ", block " +
+                  std::to_string(b.block) + ") holds a change made before the redo point " + format_lsn(redo) +
                   " that was never written");
     }
   }

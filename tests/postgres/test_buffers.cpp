@@ -82,17 +82,17 @@ TEST_CASE("mapping table: lookups after deletions, and tags no relation's array 
   sim::Simulator sim;
   BufferPool pool(sim, 64);
   for (BufferId id = 0; id < 64; ++id) {
-    BufferPoolTesting::desc(pool, id).tag = BufferTag{id % 3, id * 7};
-    pool.insert(pool.desc(id).tag, id);
+    BufferPoolTesting::desc(pool, id).set_tag(BufferTag{id % 3, id * 7});
+    pool.insert(pool.desc(id).tag(), id);
   }
-  for (BufferId id = 0; id < 64; id += 2) pool.erase(pool.desc(id).tag);
+  for (BufferId id = 0; id < 64; id += 2) pool.erase(pool.desc(id).tag());
   for (BufferId id = 0; id < 64; ++id) CHECK(pool.lookup(BufferTag{id % 3, id * 7}) == (id % 2 ? id : -1));
   // Beyond the mapped relations and blocks, and the invalid tag: nothing.
   CHECK(pool.lookup(BufferTag{3, 0}) == -1);
   CHECK(pool.lookup(BufferTag{0, 64 * 7}) == -1);
   CHECK(pool.lookup(BufferTag{}) == -1);
   // A block far beyond a relation's end is mapped, and the blocks below stay as they were.
-  pool.erase(pool.desc(1).tag);
+  pool.erase(pool.desc(1).tag());
   pool.insert(BufferTag{1, 1'000'000}, 1);
   CHECK(pool.lookup(BufferTag{1, 1'000'000}) == 1);
   CHECK(pool.lookup(BufferTag{1, 7 * 7}) == 7);
