@@ -8,7 +8,6 @@ namespace ckptsim::postgres {
 sim::Task<BufferId> BufferManager::read_buffer(PgProc& proc, RelationId rel, std::int64_t block, bool new_page) {
   const BufferTag tag{rel, block};
   for (;;) {
-    if (const BufferId hit = pin_if_cached(tag); hit >= 0) co_return hit;
     const BufferId id = pool_.lookup(tag);
     if (id >= 0) {
       pool_.pin(id);

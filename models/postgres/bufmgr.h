@@ -51,19 +51,10 @@ class BufferManager {
   // ReadBuffer: returns the buffer holding (rel, block), pinned. `new_page`: the block was just
   // added by extension and is not read (P_NEW).
   sim::Task<BufferId> read_buffer(PgProc& proc, RelationId rel, std::int64_t block, bool new_page = false);
-  // ReadBuffer's hit path alone: the buffer holding `tag`, pinned and counted
-  // as a hit, or -1 when the block is not in shared buffers or is still being
-  // read in (read_buffer then waits for it). No coroutine frame: most page
-  // accesses of a cached workload end here.
-  BufferId pin_if_cached(const BufferTag& tag) noexcept {
-    const BufferId id = cached(tag);
-    if (id < 0) return -1;
-    pool_.pin(id);
-    ++stats_.blks_hit;
-    return id;
-  }
-  // pin_if_cached and release with nothing between: true if the block was
-  // there (usage_count and blks_hit count the access), false if nothing changed.
+  // ReadBuffer's hit path and the release, with nothing between and no
+  // coroutine frame (most page accesses of a cached workload end here): true
+  // if the block was there and not being read in (usage_count and blks_hit
+  // count the access), false if nothing changed and read_buffer must run.
   bool access_if_cached(const BufferTag& tag) noexcept {
     const BufferId id = cached(tag);
     if (id < 0) return false;
