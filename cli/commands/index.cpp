@@ -28,12 +28,8 @@ int command_index(const std::string& dir) {
   } catch (const Stopped& e) {
     std::cerr << "error: the index was not written: " << printable(e.what()) << '\n';
     return stop_exit_code(e.reason());
-  } catch (const FolderRefused& e) {  // a page it did not write, in its way
-    std::cerr << "error: " << printable(e.what()) << '\n';
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << printable(e.what()) << '\n';
-    return 1;
+  } catch (const std::exception& e) {  // a refused folder (exit 2), or a file not written (1)
+    return report_failure(e);
   }
   return 0;
 }

@@ -18,12 +18,8 @@ int command_plot(const std::string& dir) {
   }
   try {
     plot_folder(dir);
-  } catch (const FolderRefused& e) {
-    std::cerr << "error: " << printable(e.what()) << '\n';
-    return 2;
-  } catch (const std::exception& e) {  // a plot that could not be written
-    std::cerr << "error: " << printable(e.what()) << '\n';
-    return 1;
+  } catch (const std::exception& e) {  // a refused folder (exit 2), or a file not written (1)
+    return report_failure(e);
   }
   refresh_indexes(dir);
   return 0;

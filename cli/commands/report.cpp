@@ -21,12 +21,8 @@ int command_report(const std::string& dir) {
       throw FolderRefused(fmt::format("{}: not a grid folder (no {})", dir, run_files::kGridRecord));
     const ClaimedOutput claimed = claim_output(dir);  // not while a run writes there
     report = report_grid(claimed.dir, true);
-  } catch (const FolderRefused& e) {
-    std::cerr << "error: " << printable(e.what()) << '\n';
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << printable(e.what()) << '\n';
-    return 1;
+  } catch (const std::exception& e) {  // a refused folder (exit 2), or a file not written (1)
+    return report_failure(e);
   }
   std::cout << report.text;
   refresh_indexes(dir);

@@ -131,12 +131,8 @@ int command_run(const RunArgs& args) {
                              .selection_name = selection_name});
     if (selection_name.empty()) refresh_indexes(out);  // a stopped or failed run too: its page says what it left
     return rc;
-  } catch (const FolderRefused& e) {
-    std::cerr << "error: " << printable(e.what()) << '\n';
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << printable(e.what()) << '\n';
-    return 1;
+  } catch (const std::exception& e) {  // a refused folder (exit 2), or a file not written (1)
+    return report_failure(e);
   }
 }
 

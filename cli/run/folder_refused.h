@@ -6,12 +6,23 @@
 // nothing.
 #pragma once
 
+#include <exception>
+#include <iostream>
 #include <stdexcept>
+
+#include "cli/run/printable.h"
 
 namespace ckptsim::cli {
 
 struct FolderRefused : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// A command's failure: the error printed, and its exit code, 2 for a refused
+// folder and 1 for anything else (a file that could not be written).
+inline int report_failure(const std::exception& e) {
+  std::cerr << "error: " << printable(e.what()) << '\n';
+  return dynamic_cast<const FolderRefused*>(&e) != nullptr ? 2 : 1;
+}
 
 }  // namespace ckptsim::cli
