@@ -79,4 +79,14 @@ inline std::map<std::string, std::string> outputs(const std::filesystem::path& d
   return files;
 }
 
+// A grid of four points of about a quarter of a wall-clock second each, with an aggregate log.
+inline constexpr const char* kFourPointGrid = R"({
+  "hardware": {"cpus": 2, "ram": "1GB", "device": "hdd-7200-sata"},
+  "postgres": {"shared_buffers": "64MB", "checkpoint_timeout": "30s"},
+  "pgbench": {"scale": 20, "clients": 2, "duration": "60s", "aggregate_interval": "5s"},
+  "warmup": {"duration": "5s"},
+  "grid": {"pgbench.clients": [1, 2], "postgres.checkpoint_sorting": [true, false]},
+  "seed": 7
+})";
+
 }  // namespace ckptsim::testing

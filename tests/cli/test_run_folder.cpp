@@ -28,16 +28,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Four points of about a quarter of a wall-clock second each, with an aggregate log.
-const char* kGrid = R"({
-  "hardware": {"cpus": 2, "ram": "1GB", "device": "hdd-7200-sata"},
-  "postgres": {"shared_buffers": "64MB", "checkpoint_timeout": "30s"},
-  "pgbench": {"scale": 20, "clients": 2, "duration": "60s", "aggregate_interval": "5s"},
-  "warmup": {"duration": "5s"},
-  "grid": {"pgbench.clients": [1, 2], "postgres.checkpoint_sorting": [true, false]},
-  "seed": 7
-})";
-
 const char* kSingle = R"({
   "hardware": {"cpus": 2, "ram": "1GB", "device": "nvme"},
   "postgres": {"shared_buffers": "64MB"},
@@ -121,7 +111,7 @@ TEST_CASE("a rerun into a folder replaces the earlier run's files as a whole") {
   CHECK(summary_of(tmp / "r")["pgbench"]["duration_s"] == 5.0);
 
   SUBCASE("a single run into an earlier grid's folder leaves no point folder") {
-    write_text(tmp / "g.json", kGrid);
+    write_text(tmp / "g.json", kFourPointGrid);
     const std::string grid =
         "run " + (tmp / "g.json").string() + " --quiet --set pgbench.duration=5s --out " + (tmp / "r").string();
     REQUIRE(run_ckptsim(grid, tmp).exit_code == 0);
@@ -279,7 +269,7 @@ TEST_CASE("ckptsim's file names in a folder without a ckptsim record are the use
     first = "empty";
   }
   SUBCASE("a grid's point folder replaced by a symbolic link") {
-    write_text(tmp / "g.json", kGrid);
+    write_text(tmp / "g.json", kFourPointGrid);
     REQUIRE(
         run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --set pgbench.duration=3s --out " + d.string(), tmp)
             .exit_code == 0);
@@ -341,7 +331,7 @@ TEST_CASE("two runs into one folder: the second is refused with the first's pid;
 
 TEST_CASE("every file a grid leaves is one that a rerun knows to replace") {
   TempDir tmp("folder-known");
-  write_text(tmp / "g.json", kGrid);
+  write_text(tmp / "g.json", kFourPointGrid);
   const std::string grid = "run " + (tmp / "g.json").string() + " --quiet --out " + (tmp / "g").string();
   REQUIRE(run_ckptsim(grid + " --set pgbench.duration=5s", tmp).exit_code == 0);
   // If any file were unknown, the rerun would refuse the folder as foreign.
@@ -353,7 +343,7 @@ TEST_CASE("every file a grid leaves is one that a rerun knows to replace") {
 
 TEST_CASE("a killed run's image temporaries that appear after a rerun started are gone when it ends") {
   TempDir tmp("folder-late-temporary");
-  write_text(tmp / "g.json", kGrid);
+  write_text(tmp / "g.json", kFourPointGrid);
   const std::string scenario = (tmp / "g.json").string(), out = (tmp / "g").string();
   REQUIRE(run_ckptsim("run " + scenario + " --quiet --out " + out, tmp).exit_code == 0);
   const fs::path kept = tmp / "g" / "clients=1,checkpoint_sorting=true";
@@ -377,7 +367,7 @@ TEST_CASE("a killed run's image temporaries that appear after a rerun started ar
 
 TEST_CASE("a grid resumes only the points whose recorded settings are the same") {
   TempDir tmp("folder-resume");
-  write_text(tmp / "g.json", kGrid);
+  write_text(tmp / "g.json", kFourPointGrid);
   const std::string grid =  // not --quiet: the kept points are reported on stderr
       "run " + (tmp / "g.json").string() + " --set pgbench.duration=5s --out " + (tmp / "g").string();
   REQUIRE(run_ckptsim(grid, tmp).exit_code == 0);
@@ -410,7 +400,7 @@ TEST_CASE("a grid resumes only the points whose recorded settings are the same")
 
 TEST_CASE("a grid rerun with other settings, killed partway, never leaves the earlier grid's table beside new points") {
   TempDir tmp("folder-grid-set");
-  write_text(tmp / "g.json", kGrid);
+  write_text(tmp / "g.json", kFourPointGrid);
   const fs::path g = tmp / "g";
   REQUIRE(run_ckptsim("run " + quoted(tmp / "g.json") + " -q --set pgbench.duration=20s --out " + quoted(g), tmp)
               .exit_code == 0);
@@ -566,7 +556,7 @@ TEST_CASE("SIGHUP stops a run as SIGTERM does, during the setup too: exit code 1
 
 TEST_CASE("a grid killed at random moments, then rerun, gives an uninterrupted run's files") {
   TempDir tmp("folder-kill");
-  write_text(tmp / "g.json", kGrid);
+  write_text(tmp / "g.json", kFourPointGrid);
   const std::string scenario = (tmp / "g.json").string();
   const double wall_ms = wall_ms_of("run " + scenario + " --quiet --jobs 2 --out " + (tmp / "ref").string(), tmp);
   const auto reference = outputs(tmp / "ref");
@@ -609,84 +599,6 @@ TEST_CASE("a grid killed at random moments, then rerun, gives an uninterrupted r
   CHECK(outputs(tmp / "g") == reference);
   CHECK(temporaries_under(tmp / "g").empty());
   CHECK(fs::exists(tmp / "g" / "tps-grid.png") == fs::exists(tmp / "ref" / "tps-grid.png"));
-}
-
-TEST_CASE("ckptsim plot DIR keeps a plot.gp the user edited, writes its own beside it, and says so") {
-  TempDir tmp("plot-edited");
-  write_text(tmp / "g.json", kGrid);
-  const std::string out = (tmp / "g").string();
-  REQUIRE(run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --set pgbench.duration=5s --out " + out, tmp)
-              .exit_code == 0);
-  const fs::path point = tmp / "g" / "clients=1,checkpoint_sorting=true";
-  const std::string own_point = slurp(point / "plot.gp"), own_grid = slurp(tmp / "g" / "plot.gp");
-
-  // Untouched scripts are ckptsim's: redrawn in place, nothing beside them.
-  auto r = run_ckptsim("plot " + out, tmp);
-  REQUIRE(r.exit_code == 0);
-  CHECK(r.err.find("edited") == std::string::npos);
-  CHECK_FALSE(fs::exists(point / "plot.ckptsim.gp"));
-
-  write_text(point / "plot.gp", own_point + "set title 'mine'\n");
-  write_text(tmp / "g" / "plot.gp", own_grid + "set title 'mine too'\n");
-  r = run_ckptsim("plot " + out, tmp);
-  REQUIRE(r.exit_code == 0);
-  CHECK(slurp(point / "plot.gp") == own_point + "set title 'mine'\n");
-  CHECK(slurp(tmp / "g" / "plot.gp") == own_grid + "set title 'mine too'\n");
-  CHECK(fs::exists(point / "plot.ckptsim.gp"));
-  CHECK(fs::exists(tmp / "g" / "plot.ckptsim.gp"));
-  CHECK(r.err.find((point / "plot.gp").string() + ": edited since ckptsim wrote it, so kept") != std::string::npos);
-  CHECK(r.err.find((tmp / "g" / "plot.gp").string() + ": edited") != std::string::npos);
-
-  // The checksum is no setting: the grid still resumes every point.
-  r = run_ckptsim("run " + (tmp / "g.json").string() + " --set pgbench.duration=5s --out " + out, tmp);
-  CHECK(r.exit_code == 0);
-  CHECK(r.err.find("kept 4 of 4 points") != std::string::npos);
-  // The resumed grid rewrote grid.json and drew again: the user's grid script is still theirs.
-  CHECK(slurp(tmp / "g" / "plot.gp") == own_grid + "set title 'mine too'\n");
-
-  // A rerun whose points change retires the grid's own files, never the user's script.
-  r = run_ckptsim("run " + (tmp / "g.json").string() + " --set pgbench.duration=6s --out " + out, tmp);
-  CHECK(r.exit_code == 0);
-  CHECK(slurp(tmp / "g" / "plot.gp") == own_grid + "set title 'mine too'\n");
-  CHECK(fs::exists(tmp / "g" / "plot.ckptsim.gp"));
-}
-
-TEST_CASE("a grid rerun whose points change replaces ckptsim's own unedited plot.gp in place") {
-  TempDir tmp("plot-own");
-  write_text(tmp / "g.json", kGrid);
-  const std::string out = (tmp / "g").string();
-  REQUIRE(run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --set pgbench.duration=5s --out " + out, tmp)
-              .exit_code == 0);
-  REQUIRE(run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --set pgbench.duration=6s --out " + out, tmp)
-              .exit_code == 0);
-  CHECK(fs::exists(tmp / "g" / "plot.gp"));
-  CHECK_FALSE(fs::exists(tmp / "g" / "plot.ckptsim.gp"));
-}
-
-TEST_CASE("ckptsim plot DIR draws a grid's plots again from its CSVs, the same script as the run wrote") {
-  TempDir tmp("folder-plot");
-  write_text(tmp / "g.json", kGrid);
-  REQUIRE(
-      run_ckptsim(
-          "run " + (tmp / "g.json").string() + " --quiet --set pgbench.duration=5s --out " + (tmp / "g").string(), tmp)
-          .exit_code == 0);
-  const fs::path point = tmp / "g" / "clients=2,checkpoint_sorting=true";
-  const std::string grid_script = slurp(tmp / "g" / "plot.gp");
-  CHECK(grid_script.find("set multiplot layout 2,2 title 'g'") != std::string::npos);  // the scenario's name
-  CHECK(slurp(point / "plot.gp").find("title 'g: clients=2,checkpoint_sorting=true'") != std::string::npos);
-  fs::remove(tmp / "g" / "plot.gp");
-  fs::remove(point / "plot.gp");
-  fs::remove(tmp / "g" / "tps-grid.png");
-  const auto r = run_ckptsim("plot " + (tmp / "g").string(), tmp);
-  CHECK(r.exit_code == 0);
-  CHECK(slurp(tmp / "g" / "plot.gp") == grid_script);
-  CHECK(fs::exists(point / "plot.gp"));
-  CHECK(fs::exists(tmp / "g" / "tps-grid.png"));
-  CHECK(fs::exists(tmp / "g" / "stability.png"));
-
-  const auto not_a_run = run_ckptsim("plot " + tmp.path().string(), tmp);
-  CHECK(not_a_run.exit_code == 2);
-  CHECK(not_a_run.err.find("neither a run folder (progress.csv) nor a grid folder (grid.json)") != std::string::npos);
 }
 
 TEST_CASE(
