@@ -7,6 +7,7 @@ no configuration file of the machine is read or changed.
 """
 import os
 import pwd
+import shlex
 import shutil
 import subprocess
 
@@ -40,7 +41,7 @@ class Cluster:
     def start(self, settings):
         opts = f"-c listen_addresses='' -c unix_socket_directories={self.sock} -p {self.port}"
         for k, v in settings.items():
-            opts += f" -c {k}={v}"
+            opts += f" -c {k}={shlex.quote(str(v))}"  # pg_ctl hands -o to a shell
         self.run([f"{BIN}/pg_ctl", "-D", self.data, "-w", "-l", self.log, "-o", opts, "start"])
         self.started = True
 
