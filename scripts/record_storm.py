@@ -9,7 +9,7 @@ backends, the checkpointer and the kernel's flusher threads alike. Order:
   initdb, start (autovacuum off, log_checkpoints, log_line_prefix with %m),
   pgbench -i -s SCALE, CHECKPOINT and sync          (uncapped)
   set the cap, pgbench -n -S warmup                 (capped)
-  stats_before.json, iostat and meminfo samplers,
+  stats_before.json, iostat, meminfo and blkio samplers (blkio.csv: what the throttle charged),
   the measured pgbench -n -P 1 --progress-timestamp, stats_after.json
 
 Cleanup, in this order, also on SIGINT / SIGTERM: the cap is removed (so that
@@ -134,11 +134,23 @@ class Throttle:
             self.majmin = None
 
 
-class Sampler:
-    """iostat -x of the loop device and /proc/meminfo's Dirty and Writeback, each second."""
+def charged(majmin):
+    """What blk-throttle charged to the root group for the device: {read_ios, write_ios, read_bytes, write_bytes}.
+    iostat counts below the throttle and cannot show its queue; these count bios as they enter it."""
+    out = {}
+    for kind, file in [("ios", "blkio.throttle.io_serviced"), ("bytes", "blkio.throttle.io_service_bytes")]:
+        for line in read(os.path.join(THROTTLE, file)).splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[0] == majmin and parts[1] in ("Read", "Write"):
+                out[f"{parts[1].lower()}_{kind}"] = int(parts[2])
+    return out
 
-    def __init__(self, folder, device):
-        self.folder, self.device = folder, device
+
+class Sampler:
+    """iostat -x of the loop device, /proc/meminfo's Dirty and Writeback, and what the throttle charged, each second."""
+
+    def __init__(self, folder, device, majmin):
+        self.folder, self.device, self.majmin = folder, device, majmin
         self.stop_event = threading.Event()
 
     def start(self):
@@ -149,14 +161,21 @@ class Sampler:
         self.thread.start()
 
     def meminfo(self):
-        with open(os.path.join(self.folder, "meminfo.csv"), "w") as out:
+        with open(os.path.join(self.folder, "meminfo.csv"), "w") as out, \
+             open(os.path.join(self.folder, "blkio.csv"), "w") as blkio:
             out.write("time,dirty_kb,writeback_kb\n")
+            blkio.write("time,read_ios,write_ios,read_bytes,write_bytes\n")
             next_at = time.time()
             while not self.stop_event.is_set():
+                now = time.time()
                 fields = dict(line.split(":", 1) for line in read("/proc/meminfo").splitlines())
                 kb = lambda name: fields[name].strip().split()[0]
-                out.write(f"{time.time():.3f},{kb('Dirty')},{kb('Writeback')}\n")
+                out.write(f"{now:.3f},{kb('Dirty')},{kb('Writeback')}\n")
+                c = charged(self.majmin)
+                blkio.write(f"{now:.3f},{c.get('read_ios', 0)},{c.get('write_ios', 0)},"
+                            f"{c.get('read_bytes', 0)},{c.get('write_bytes', 0)}\n")
                 out.flush()
+                blkio.flush()
                 next_at += 1
                 self.stop_event.wait(max(0, next_at - time.time()))
 
@@ -294,8 +313,15 @@ def main():
             cluster.run(warm)
             commands.append(shlex.join(warm))
 
-        before = stats(cluster)
-        sampler = Sampler(out, device.name)
+        before = {**stats(cluster), "blkio_throttle_charged": charged(device.majmin)}
+        # The root group's limits cap a task only while it is in the blkio root (cgroup v1 charges the
+        # submitter: backends, the checkpointer, the flusher's kworkers).
+        postmaster = read(os.path.join(cluster.data, "postmaster.pid")).split()[0]
+        blkio_group = [l.split(":", 2)[2] for l in read(f"/proc/{postmaster}/cgroup").splitlines()
+                       if l.split(":")[1] == "blkio"]
+        if blkio_group != ["/"]:
+            raise RuntimeError(f"the postmaster is in blkio cgroup {blkio_group}, not the root the cap is set on")
+        sampler = Sampler(out, device.name, device.majmin)
         sampler.start()
         measured = pgbench + ["-n"] + shlex.split(args.pgbench) + [
             "-T", str(args.duration), "-P", "1", "--progress-timestamp", "postgres"]
@@ -305,7 +331,7 @@ def main():
         sampler.stop()
         commands.append(shlex.join(measured))
         time.sleep(1.5)  # statistics reach the collector at transaction end and every bgwriter round
-        after = stats(cluster)
+        after = {**stats(cluster), "blkio_throttle_charged": charged(device.majmin)}
         write(os.path.join(out, "progress.log"), done.stderr)
         write(os.path.join(out, "pgbench.out"), done.stdout)
         write(os.path.join(out, "stats_before.json"), json.dumps(before, indent=2) + "\n")
