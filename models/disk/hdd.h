@@ -100,7 +100,6 @@ class Hdd final : public Device {
   void start_host(Command& c, sim::Duration positioning);
   void start_destage(int extent, sim::Duration positioning);
   void mechanism_done();  // the current media operation ends now
-  void accept_into_cache(Command& c);
   void admit_waiting_writes();
   void check_flushes();
   sim::Time link_transfer(std::int64_t bytes);  // serial interface: when the transfer ends

@@ -61,7 +61,6 @@ class Ssd final : public Device {
   int outstanding() const override { return outstanding_; }
 
   double write_amplification() const { return write_amplification_; }
-  std::int64_t buffered_bytes() const { return buffer_used_; }
 
  private:
   sim::Time controller_slot();  // when the controller has handled the command
