@@ -11,8 +11,8 @@
 
 #include "cli/commands/judged_run.h"
 #include "cli/run/plot_folder.h"
-#include "cli/run/printable.h"
-#include "cli/run/run_files.h"
+#include "cli/folder/printable.h"
+#include "cli/folder/run_files.h"
 
 namespace ckptsim::cli {
 

@@ -2,8 +2,8 @@
 //
 // The subcommands of the ckptsim binary. Each returns the process exit code:
 // 0 on success, 1 when a run or a write failed, 2 on bad input (nothing was
-// run) or a refused output folder (cli/run/run_folder.h), and for a run that was
-// stopped (cli/run/stop.h) 130 (SIGINT), 143 (SIGTERM or SIGHUP) or 3 (--max-wall).
+// run) or a refused output folder (cli/folder/run_folder.h), and for a run that was
+// stopped (cli/folder/stop.h) 130 (SIGINT), 143 (SIGTERM or SIGHUP) or 3 (--max-wall).
 #pragma once
 
 #include <cstdint>

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "analysis/regular_file.h"
-#include "cli/run/printable.h"
-#include "cli/run/run_files.h"
+#include "cli/folder/printable.h"
+#include "cli/folder/run_files.h"
 #include "cli/run/run_summary.h"
 
 namespace ckptsim::cli {

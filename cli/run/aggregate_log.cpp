@@ -1,6 +1,6 @@
 #include "cli/run/aggregate_log.h"
 
-#include "cli/run/run_files.h"
+#include "cli/folder/run_files.h"
 #include "models/pgbench/report.h"
 
 namespace ckptsim::cli {

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/atomic_file.h"
-#include "cli/run/run_files.h"
+#include "cli/folder/run_files.h"
 #include "models/postgres/log_format.h"
 
 namespace ckptsim::cli {

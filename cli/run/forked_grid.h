@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/run/run_folder.h"
+#include "cli/folder/run_folder.h"
 #include "cli/run/run_outcome.h"
 #include "scenarios/scenario.h"
 

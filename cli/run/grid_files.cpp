@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/run/index_mark.h"
+#include "cli/folder/index_mark.h"
 #include "cli/run/plot_folder.h"
-#include "cli/run/run_files.h"
+#include "cli/folder/run_files.h"
 
 namespace ckptsim::cli {
 

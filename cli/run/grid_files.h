@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/run/run_folder.h"
+#include "cli/folder/run_folder.h"
 
 namespace ckptsim::cli {
 

@@ -9,11 +9,11 @@
 #include "analysis/atomic_file.h"
 #include "analysis/plots.h"
 #include "analysis/report.h"
-#include "cli/run/folder_refused.h"
+#include "cli/folder/folder_refused.h"
 #include "cli/run/grid_reports.h"
 #include "cli/run/plot_folder.h"
-#include "cli/run/run_files.h"
-#include "cli/run/run_folder.h"
+#include "cli/folder/run_files.h"
+#include "cli/folder/run_folder.h"
 
 namespace ckptsim::cli {
 

@@ -10,7 +10,7 @@
 #include "analysis/regular_file.h"
 #include "analysis/repeat_means.h"
 #include "analysis/sort_flush_table.h"
-#include "cli/run/run_files.h"
+#include "cli/folder/run_files.h"
 #include "cli/run/run_summary.h"
 
 namespace ckptsim::cli {

@@ -10,10 +10,10 @@
 #include "analysis/atomic_file.h"
 #include "analysis/plots.h"
 #include "analysis/regular_file.h"
-#include "cli/run/folder_refused.h"
-#include "cli/run/printable.h"
-#include "cli/run/run_files.h"
-#include "cli/run/run_folder.h"
+#include "cli/folder/folder_refused.h"
+#include "cli/folder/printable.h"
+#include "cli/folder/run_files.h"
+#include "cli/folder/run_folder.h"
 #include "cli/run/run_summary.h"
 
 namespace ckptsim::cli {

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "analysis/stability.h"
-#include "cli/run/stop.h"
+#include "cli/folder/stop.h"
 
 namespace ckptsim::cli {
 

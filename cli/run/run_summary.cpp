@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/atomic_file.h"
-#include "cli/run/run_files.h"
+#include "cli/folder/run_files.h"
 #include "cli/run/views_json.h"
 
 namespace ckptsim::cli {

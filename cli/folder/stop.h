@@ -1,4 +1,4 @@
-// cli/run/stop.h
+// cli/folder/stop.h
 //
 // Why a run ends before its end: SIGINT, SIGTERM or SIGHUP (Ctrl-C, kill, a
 // closed terminal: SIGHUP is taken as SIGTERM), or the --max-wall budget. The

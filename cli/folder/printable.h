@@ -1,4 +1,4 @@
-// cli/run/printable.h
+// cli/folder/printable.h
 //
 // Text from a user's files and command line (file names, --out paths, JSON
 // key paths, pasted postgresql.conf lines and pgbench commands, fields of a

@@ -1,4 +1,4 @@
-// cli/run/index_mark.h
+// cli/folder/index_mark.h
 //
 // The mark by which the results index's pages are told from anyone else's: a
 // <meta name="generator"> in each page's head. A folder's index.html counts

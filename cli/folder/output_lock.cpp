@@ -1,4 +1,4 @@
-#include "cli/run/output_lock.h"
+#include "cli/folder/output_lock.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -12,8 +12,8 @@
 
 #include "analysis/atomic_file.h"
 #include "analysis/regular_file.h"
-#include "cli/run/folder_refused.h"
-#include "cli/run/run_files.h"
+#include "cli/folder/folder_refused.h"
+#include "cli/folder/run_files.h"
 
 namespace ckptsim::cli {
 

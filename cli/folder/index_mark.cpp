@@ -1,4 +1,4 @@
-#include "cli/run/index_mark.h"
+#include "cli/folder/index_mark.h"
 
 #include <string>
 

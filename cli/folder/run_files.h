@@ -1,4 +1,4 @@
-// cli/run/run_files.h
+// cli/folder/run_files.h
 //
 // Every file and folder name that ckptsim writes into, or recognises in, an
 // output folder, as LevelDB's db/filename.h names the files of a database
@@ -6,7 +6,7 @@
 // on the names). What each file holds is said where it is written
 // (cli/run/run_point.h, run_summary.h, run_plan.h, crash_report.h,
 // output_lock.h, analysis/plots.h, cli/pages/index_layout.h); when they
-// count as ckptsim's own in a folder a run reuses, in cli/run/run_folder.h.
+// count as ckptsim's own in a folder a run reuses, in cli/folder/run_folder.h.
 // The one name an asset needs (compare.js names progress.csv) is filled in
 // where the page is written (cli/pages/compare_page.cpp).
 #pragma once
@@ -69,7 +69,7 @@ inline constexpr char kPngExtension[] = ".png";
 inline constexpr char kSvgExtension[] = ".svg";
 inline constexpr char kTpsPlotPrefix[] = "tps";
 
-// One run at a time per folder (cli/run/output_lock.h).
+// One run at a time per folder (cli/folder/output_lock.h).
 inline constexpr char kOutputLock[] = ".ckptsim.lock";
 
 // Where `ckptsim run` writes without --out: out/<scenario file's stem>.

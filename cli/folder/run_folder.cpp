@@ -1,4 +1,4 @@
-#include "cli/run/run_folder.h"
+#include "cli/folder/run_folder.h"
 
 #include <unistd.h>
 
@@ -9,12 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/regular_file.h"
-#include "cli/run/index_mark.h"
-#include "cli/run/output_lock.h"
-#include "cli/run/printable.h"
-#include "cli/run/run_files.h"
+#include "cli/folder/index_mark.h"
+#include "cli/folder/output_lock.h"
+#include "cli/folder/printable.h"
+#include "cli/folder/run_files.h"
 #include "cli/run/run_summary.h"
-#include "cli/run/staged_folder.h"
+#include "cli/folder/staged_folder.h"
 
 namespace ckptsim::cli {
 

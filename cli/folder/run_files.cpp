@@ -1,4 +1,4 @@
-#include "cli/run/run_files.h"
+#include "cli/folder/run_files.h"
 
 #include <regex>
 #include <set>

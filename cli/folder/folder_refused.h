@@ -1,4 +1,4 @@
-// cli/run/folder_refused.h
+// cli/folder/folder_refused.h
 //
 // The error of an output folder that ckptsim will not write into (it holds
 // files ckptsim did not write, another run holds its lock, a page of the
@@ -10,7 +10,7 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "cli/run/printable.h"
+#include "cli/folder/printable.h"
 
 namespace ckptsim::cli {
 

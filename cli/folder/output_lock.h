@@ -1,7 +1,7 @@
-// cli/run/output_lock.h
+// cli/folder/output_lock.h
 //
 // One run at a time per output folder: two runs into one folder would each
-// replace the other's files. The lock is a file, DIR/.ckptsim.lock (cli/run/run_files.h), holding
+// replace the other's files. The lock is a file, DIR/.ckptsim.lock (cli/folder/run_files.h), holding
 // the pid of the run that writes there and that process's start time (from
 // /proc/PID/stat); it is created whole (written under a temporary name, then
 // link(2)ed to its name, which fails if it exists, so two runs never both
@@ -25,7 +25,7 @@ bool process_alive(long pid);
 
 class OutputLock {
  public:
-  // Takes DIR's lock; throws FolderRefused (cli/run/folder_refused.h) naming `shown`
+  // Takes DIR's lock; throws FolderRefused (cli/folder/folder_refused.h) naming `shown`
   // and the holder's pid when a live process holds it.
   OutputLock(const std::filesystem::path& dir, const std::string& shown);
   ~OutputLock();

@@ -1,4 +1,4 @@
-#include "cli/run/printable.h"
+#include "cli/folder/printable.h"
 
 #include <algorithm>
 

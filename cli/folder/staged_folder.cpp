@@ -1,4 +1,4 @@
-#include "cli/run/staged_folder.h"
+#include "cli/folder/staged_folder.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "cli/run/folder_refused.h"
-#include "cli/run/run_files.h"
+#include "cli/folder/folder_refused.h"
+#include "cli/folder/run_files.h"
 
 namespace ckptsim::cli {
 

@@ -1,4 +1,4 @@
-#include "cli/run/stop.h"
+#include "cli/folder/stop.h"
 
 #include <signal.h>
 

@@ -1,4 +1,4 @@
-// cli/run/run_folder.h
+// cli/folder/run_folder.h
 //
 // An output folder holds the files of exactly one run (or one grid), never a
 // mix of two. The rule, chosen over an --overwrite flag:
@@ -6,7 +6,7 @@
 //   ckptsim's outputs (an earlier run, an earlier grid, temporaries of a killed
 //   one, the results index's index.html and _index/ pages); those outputs are
 //   replaced as a whole, and only once the new run has its own set
-//   (cli/run/staged_folder.h): a killed or failed run leaves the earlier set;
+//   (cli/folder/staged_folder.h): a killed or failed run leaves the earlier set;
 // - a file counts as ckptsim's output only beside a record of ckptsim's own
 //   (run.json with ckptsim's version, grid.json, or a point folder holding
 //   such a run.json): a real pgbench.log, a pgbench_log.4711 in a user's
@@ -15,7 +15,7 @@
 //   empty subfolder is the user's); a symbolic link never counts;
 // - a folder holding anything else is refused, because ckptsim never deletes
 //   a file that it did not write;
-// - one run at a time writes into a folder (cli/run/output_lock.h);
+// - one run at a time writes into a folder (cli/folder/output_lock.h);
 // - a grid resumes: a point folder whose summary.json says "complete": true
 //   and whose run.json (the ckptsim version, the --threshold and the point's
 //   resolved settings) equals the new point's is kept as it is; every other
@@ -34,8 +34,8 @@
 #include <vector>
 
 #include "analysis/stability.h"
-#include "cli/run/folder_refused.h"
-#include "cli/run/output_lock.h"
+#include "cli/folder/folder_refused.h"
+#include "cli/folder/output_lock.h"
 #include "scenarios/scenario.h"
 
 namespace ckptsim::cli {
@@ -118,7 +118,7 @@ std::optional<KeptPoint> finished_run(const std::filesystem::path& dir);
 // The output folder of a run, resolved as the kernel will resolve it
 // ("d/new/.." is d, checked before anything is created), checked (a folder
 // holding anything ckptsim did not write is refused), created, and locked for
-// the run's lifetime (cli/run/output_lock.h). Throws FolderRefused naming `out`.
+// the run's lifetime (cli/folder/output_lock.h). Throws FolderRefused naming `out`.
 struct ClaimedOutput {
   std::filesystem::path dir;
   std::unique_ptr<OutputLock> lock;

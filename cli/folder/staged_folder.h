@@ -1,4 +1,4 @@
-// cli/run/staged_folder.h
+// cli/folder/staged_folder.h
 //
 // A run folder is replaced as a whole, never file by file: a run writes into
 // a sibling temporary folder, DIR.tmp.<pid> (run_files::temporary_name), and
