@@ -21,7 +21,7 @@
 
 #include <filesystem>
 
-#include "cli/run/machine.h"
+#include "cli/host/machine.h"
 #include "scenarios/scenario.h"
 
 namespace ckptsim::cli {

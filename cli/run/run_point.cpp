@@ -14,7 +14,7 @@
 #include "cli/run/aggregate_log.h"
 #include "cli/run/backend_waits.h"
 #include "cli/run/crash_report.h"
-#include "cli/run/machine.h"
+#include "cli/host/machine.h"
 #include "cli/folder/run_files.h"
 #include "cli/run/run_profile.h"
 #include "cli/run/run_summary.h"

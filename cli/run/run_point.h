@@ -19,7 +19,7 @@
 #include <optional>
 #include <string>
 
-#include "cli/run/machine.h"
+#include "cli/host/machine.h"
 #include "cli/run/run_outcome.h"
 #include "models/pgbench/pgbench.h"
 #include "scenarios/scenario.h"

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "cli/run/machine.h"
+#include "cli/host/machine.h"
 #include "cli/run/run_outcome.h"
 #include "models/pgbench/transaction_stats.h"
 #include "sim/profile.h"

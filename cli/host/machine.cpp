@@ -1,4 +1,4 @@
-#include "cli/run/machine.h"
+#include "cli/host/machine.h"
 
 #include "models/disk/make_device.h"
 #include "models/pgbench/init.h"

@@ -1,4 +1,4 @@
-// cli/run/machine.h
+// cli/host/machine.h
 //
 // The simulated host, composed bottom up as the runner needs it: the data
 // (and optional WAL) device, Linux over them, one PostgreSQL server with its
