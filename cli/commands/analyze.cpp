@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands/judged_run.h"
-#include "cli/run/plot_folder.h"
+#include "cli/report/plot_folder.h"
 #include "cli/folder/printable.h"
 #include "cli/folder/run_files.h"
 

@@ -62,12 +62,12 @@ int command_analyze(const AnalyzeArgs& args);
 // The same figures of a real run and a simulated one, side by side.
 int command_compare(const CompareArgs& args);
 int command_presets();
-// Draws a run's or a grid's plots again from its CSVs (cli/run/plot_folder.h).
+// Draws a run's or a grid's plots again from its CSVs (cli/report/plot_folder.h).
 int command_plot(const std::string& dir);
 // Writes the static HTML pages over every run and grid under DIR (cli/pages/results_index.h).
 int command_index(const std::string& dir);
 // Writes a grid's summary.csv, report.txt and plots again from its point
-// folders (cli/run/grid_report.h); 1 when points are missing or incomplete.
+// folders (cli/report/grid_report.h); 1 when points are missing or incomplete.
 int command_report(const std::string& dir);
 
 }  // namespace ckptsim::cli

@@ -6,7 +6,7 @@
 #include "analysis/plots.h"
 #include "cli/pages/results_index.h"
 #include "cli/folder/folder_refused.h"
-#include "cli/run/plot_folder.h"
+#include "cli/report/plot_folder.h"
 #include "cli/folder/printable.h"
 
 namespace ckptsim::cli {

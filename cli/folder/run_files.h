@@ -45,7 +45,7 @@ inline constexpr char kGridPng[] = "tps-grid.png";
 inline constexpr char kStabilityPng[] = "stability.png";
 
 // Both: the gnuplot script the images are drawn from, and ckptsim's own
-// written beside it when the user edited plot.gp (cli/run/plot_folder.h).
+// written beside it when the user edited plot.gp (cli/report/plot_folder.h).
 inline constexpr char kPlotScript[] = "plot.gp";
 inline constexpr char kOwnPlotScript[] = "plot.ckptsim.gp";
 

@@ -13,7 +13,7 @@
 #include "cli/folder/output_lock.h"
 #include "cli/folder/printable.h"
 #include "cli/folder/run_files.h"
-#include "cli/run/run_summary.h"
+#include "cli/report/run_summary.h"
 #include "cli/folder/staged_folder.h"
 
 namespace ckptsim::cli {

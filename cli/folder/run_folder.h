@@ -99,7 +99,7 @@ void warn_if_any(const std::string& warning);
 std::string read_text(const std::filesystem::path& path);
 
 // The key under which run.json and grid.json record the checksum of the
-// plot.gp ckptsim wrote (cli/run/plot_folder.h); not part of the settings a
+// plot.gp ckptsim wrote (cli/report/plot_folder.h); not part of the settings a
 // grid resume compares.
 inline constexpr char kPlotChecksumKey[] = "plot_gp_fnv1a";
 

@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "cli/folder/run_folder.h"
-#include "cli/run/run_outcome.h"
+#include "cli/report/run_outcome.h"
 #include "scenarios/scenario.h"
 
 namespace ckptsim::cli {

@@ -20,7 +20,7 @@
 #include <string>
 
 #include "cli/host/machine.h"
-#include "cli/run/run_outcome.h"
+#include "cli/report/run_outcome.h"
 #include "models/pgbench/pgbench.h"
 #include "scenarios/scenario.h"
 #include "sim/profile.h"

@@ -1,4 +1,4 @@
-#include "cli/run/aggregate_log.h"
+#include "cli/report/aggregate_log.h"
 
 #include "cli/folder/run_files.h"
 #include "models/pgbench/report.h"

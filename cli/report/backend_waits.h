@@ -1,4 +1,4 @@
-// cli/run/backend_waits.h
+// cli/report/backend_waits.h
 //
 // Where the measured run's backends spent their time, per progress interval:
 // waits.csv (seconds of backend time per wait event, as pg_stat_activity

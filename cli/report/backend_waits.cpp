@@ -1,4 +1,4 @@
-#include "cli/run/backend_waits.h"
+#include "cli/report/backend_waits.h"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-// cli/run/grid_reports.h
+// cli/report/grid_reports.h
 //
 // A grid's tables, rebuilt from its point folders alone: each point's row is
 // read from the summary.json the point wrote (the stability figures, pgbench's

@@ -1,4 +1,4 @@
-#include "cli/run/plot_folder.h"
+#include "cli/report/plot_folder.h"
 
 #include <fstream>
 #include <iostream>
@@ -14,7 +14,7 @@
 #include "cli/folder/printable.h"
 #include "cli/folder/run_files.h"
 #include "cli/folder/run_folder.h"
-#include "cli/run/run_summary.h"
+#include "cli/report/run_summary.h"
 
 namespace ckptsim::cli {
 

@@ -1,4 +1,4 @@
-// cli/run/grid_files.h
+// cli/report/grid_files.h
 //
 // A grid folder's own files (summary.csv and report.txt, the table;
 // grid.json; the grid plots; the results index's pages over the folder) are

@@ -1,6 +1,6 @@
-#include "cli/run/run_summary.h"
+#include "cli/report/run_summary.h"
 
-#include "cli/run/run_profile.h"
+#include "cli/report/run_profile.h"
 
 #include <sys/resource.h>
 
@@ -8,7 +8,7 @@
 
 #include "analysis/atomic_file.h"
 #include "cli/folder/run_files.h"
-#include "cli/run/views_json.h"
+#include "cli/report/views_json.h"
 
 namespace ckptsim::cli {
 

@@ -1,4 +1,4 @@
-#include "cli/run/grid_reports.h"
+#include "cli/report/grid_reports.h"
 
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@
 #include "analysis/repeat_means.h"
 #include "analysis/sort_flush_table.h"
 #include "cli/folder/run_files.h"
-#include "cli/run/run_summary.h"
+#include "cli/report/run_summary.h"
 
 namespace ckptsim::cli {
 

@@ -1,4 +1,4 @@
-// cli/run/run_profile.h
+// cli/report/run_profile.h
 //
 // `run --profile`: the components a run's events and wall time are charged
 // to (sim/profile.h), by the namespace and class of the code an event runs:

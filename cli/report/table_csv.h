@@ -1,4 +1,4 @@
-// cli/run/table_csv.h
+// cli/report/table_csv.h
 //
 // Streams a sampler table into a CSV file that appears under its final name
 // only when the run commits it (a killed run leaves no half-written CSV).

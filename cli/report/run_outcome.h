@@ -1,7 +1,7 @@
-// cli/run/run_outcome.h
+// cli/report/run_outcome.h
 //
 // What a point's run came to, as run_point returns it and the summaries
-// (cli/run/run_summary.h) and the grid (cli/run/run_plan.h) read it.
+// (cli/report/run_summary.h) and the grid (cli/run/run_plan.h) read it.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "cli/run/table_csv.h"
+#include "cli/report/table_csv.h"
 
 #include <utility>
 #include <variant>

@@ -1,4 +1,4 @@
-#include "cli/run/grid_report.h"
+#include "cli/report/grid_report.h"
 
 #include <algorithm>
 #include <iostream>
@@ -10,8 +10,8 @@
 #include "analysis/plots.h"
 #include "analysis/report.h"
 #include "cli/folder/folder_refused.h"
-#include "cli/run/grid_reports.h"
-#include "cli/run/plot_folder.h"
+#include "cli/report/grid_reports.h"
+#include "cli/report/plot_folder.h"
 #include "cli/folder/run_files.h"
 #include "cli/folder/run_folder.h"
 

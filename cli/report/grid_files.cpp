@@ -1,4 +1,4 @@
-#include "cli/run/grid_files.h"
+#include "cli/report/grid_files.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/folder/index_mark.h"
-#include "cli/run/plot_folder.h"
+#include "cli/report/plot_folder.h"
 #include "cli/folder/run_files.h"
 
 namespace ckptsim::cli {

@@ -1,4 +1,4 @@
-#include "cli/run/views_json.h"
+#include "cli/report/views_json.h"
 
 #include <array>
 

@@ -1,4 +1,4 @@
-// cli/run/plot_folder.h
+// cli/report/plot_folder.h
 //
 // The plots of a run folder or a grid folder, from its CSVs alone, so that
 // `run` draws them at its end and `ckptsim plot DIR` draws them again (after

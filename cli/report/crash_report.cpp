@@ -1,4 +1,4 @@
-#include "cli/run/crash_report.h"
+#include "cli/report/crash_report.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-// cli/run/grid_report.h
+// cli/report/grid_report.h
 //
 // A grid's own files, built from its folder alone: grid.json (what the grid
 // is: its points, the setting paths it varies and each point's values, its

@@ -1,4 +1,4 @@
-// cli/run/views_json.h
+// cli/report/views_json.h
 //
 // The models' end-of-run figures as summary.json holds them: PostgreSQL's
 // statistics views in the shape of the scenario's version, the measured

@@ -1,4 +1,4 @@
-// cli/run/crash_report.h
+// cli/report/crash_report.h
 //
 // crash.json: what `ckptsim run --crash-at TIME` found when it cut the power
 // at TIME of the measured run (the clock of progress.csv), and how long crash

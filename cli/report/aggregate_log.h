@@ -1,4 +1,4 @@
-// cli/run/aggregate_log.h
+// cli/report/aggregate_log.h
 //
 // pgbench's --aggregate-interval logs (pgbench.c doLog / logAgg): one file per
 // pgbench thread, pgbench_log.PID for thread 0 and pgbench_log.PID.N for

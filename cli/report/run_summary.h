@@ -1,4 +1,4 @@
-// cli/run/run_summary.h
+// cli/report/run_summary.h
 //
 // A run's summary.json (pgbench's final summary, the stability figures, the
 // servers' and the kernel's views: a pure function of the scenario and its
@@ -10,7 +10,7 @@
 #include <string>
 
 #include "cli/host/machine.h"
-#include "cli/run/run_outcome.h"
+#include "cli/report/run_outcome.h"
 #include "models/pgbench/transaction_stats.h"
 #include "sim/profile.h"
 

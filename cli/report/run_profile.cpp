@@ -1,4 +1,4 @@
-#include "cli/run/run_profile.h"
+#include "cli/report/run_profile.h"
 
 #include <chrono>
 #include <string_view>
