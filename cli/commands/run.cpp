@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands/grid_shares.h"
-#include "cli/commands/memory_estimate.h"
+#include "cli/host/memory_estimate.h"
 #include "cli/commands/scenario_file.h"
 #include "cli/pages/results_index.h"
 #include "cli/folder/folder_refused.h"

@@ -1,4 +1,4 @@
-// cli/commands/memory_estimate.h
+// cli/host/memory_estimate.h
 //
 // How much of this machine's memory a run will take, known before it starts,
 // so that a run that cannot fit is refused with the figures rather than

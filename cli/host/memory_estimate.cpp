@@ -1,4 +1,4 @@
-#include "cli/commands/memory_estimate.h"
+#include "cli/host/memory_estimate.h"
 
 #include <unistd.h>
 
