@@ -1,4 +1,4 @@
-#include "cli/commands/judged_run.h"
+#include "cli/report/judged_run.h"
 
 #include <fstream>
 #include <iostream>

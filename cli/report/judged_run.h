@@ -1,4 +1,4 @@
-// cli/commands/judged_run.h
+// cli/report/judged_run.h
 //
 // The stability figures of any run, real or simulated, from what it left
 // (analysis/tps_input.h), so that a real pgbench run on a box can be held
