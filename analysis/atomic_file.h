@@ -16,7 +16,7 @@
 // at commit(), however long before the write failed (an ofstream loses it).
 //
 // A process killed with SIGKILL leaves its temporaries (their names say which
-// pid left them); the next run into that folder removes them (cli/run/run_folder.h).
+// pid left them); the next run into that folder removes them (cli/folder/run_folder.h).
 #pragma once
 
 #include <filesystem>

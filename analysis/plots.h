@@ -47,7 +47,7 @@ namespace ckptsim::analysis {
 bool gnuplot_available();
 
 // The names of the files a plot reads and writes in its folder. The caller
-// gives them (cli/run/run_files.h names every file of a run folder); the
+// gives them (cli/folder/run_files.h names every file of a run folder); the
 // comments below use ckptsim's names.
 struct RunPlotNames {
   std::string script;                                // plot.gp

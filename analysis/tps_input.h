@@ -20,7 +20,7 @@
 namespace ckptsim::analysis {
 
 // The names of a run folder's files that the input is read from, given by
-// the caller (cli/run/run_files.h names them; the comments here use them).
+// the caller (cli/folder/run_files.h names them; the comments here use them).
 struct TpsInputNames {
   std::string progress;        // a run folder's per-interval CSV: progress.csv
   std::string aggregate_logs;  // the aggregate logs, as a message names them: pgbench_log.*

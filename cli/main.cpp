@@ -22,8 +22,8 @@
 #include "cli/commands/commands.h"
 #include "cli/commands/compare_pg.h"
 #include "cli/commands/devbench.h"
-#include "cli/run/printable.h"
-#include "cli/run/run_files.h"
+#include "cli/folder/printable.h"
+#include "cli/folder/run_files.h"
 
 namespace {
 

@@ -27,7 +27,7 @@ using json = nlohmann::ordered_json;
 
 // A JSON value as an error message shows it: a string in quotes as written
 // (its control characters are escaped once, where every message is printed:
-// cli/run/printable.h), anything else as JSON with invalid UTF-8 replaced
+// cli/folder/printable.h), anything else as JSON with invalid UTF-8 replaced
 // (never a library exception); at most 80 characters, so that a huge or
 // deeply nested input is not echoed whole.
 inline std::string shown(const json& value) {

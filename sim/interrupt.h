@@ -4,7 +4,7 @@
 // starts: creating a terabyte-sized database's segment files and replaying
 // pgbench -i's I/O into the page cache take a minute of wall clock at scale
 // 100000. Those loops call poll_interrupt() between 1 GB segments; it throws
-// Interrupted when the poll that the runner installed (cli/run/stop.h: SIGINT,
+// Interrupted when the poll that the runner installed (cli/folder/stop.h: SIGINT,
 // SIGTERM, SIGHUP, --max-wall) says stop. Simulated time is not stopped here:
 // the runner stops it between progress intervals, after committing their rows.
 //

@@ -1,4 +1,4 @@
-// `ckptsim analyze`: the stability figures of one run (cli/commands/judged_run.h),
+// `ckptsim analyze`: the stability figures of one run (cli/report/judged_run.h),
 // or of every point of a grid folder, one row each.
 #include "cli/commands/commands.h"
 
@@ -9,10 +9,10 @@
 
 #include <fmt/format.h>
 
-#include "cli/commands/judged_run.h"
-#include "cli/run/plot_folder.h"
-#include "cli/run/printable.h"
-#include "cli/run/run_files.h"
+#include "cli/report/judged_run.h"
+#include "cli/report/plot_folder.h"
+#include "cli/folder/printable.h"
+#include "cli/folder/run_files.h"
 
 namespace ckptsim::cli {
 

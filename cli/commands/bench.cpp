@@ -15,8 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/regular_file.h"
-#include "cli/run/printable.h"
-#include "cli/run/run_files.h"
+#include "cli/folder/printable.h"
+#include "cli/folder/run_files.h"
 #include "models/pgbench/tables.h"
 #include "scenarios/presets.h"
 

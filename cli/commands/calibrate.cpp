@@ -15,7 +15,7 @@
 
 #include "analysis/atomic_file.h"
 #include "cli/calibrate/device_fit.h"
-#include "cli/run/printable.h"
+#include "cli/folder/printable.h"
 #include "scenarios/scenario.h"
 #include "scenarios/settings.h"
 

@@ -2,8 +2,8 @@
 //
 // The subcommands of the ckptsim binary. Each returns the process exit code:
 // 0 on success, 1 when a run or a write failed, 2 on bad input (nothing was
-// run) or a refused output folder (cli/run/run_folder.h), and for a run that was
-// stopped (cli/run/stop.h) 130 (SIGINT), 143 (SIGTERM or SIGHUP) or 3 (--max-wall).
+// run) or a refused output folder (cli/folder/run_folder.h), and for a run that was
+// stopped (cli/folder/stop.h) 130 (SIGINT), 143 (SIGTERM or SIGHUP) or 3 (--max-wall).
 #pragma once
 
 #include <cstdint>
@@ -62,12 +62,12 @@ int command_analyze(const AnalyzeArgs& args);
 // The same figures of a real run and a simulated one, side by side.
 int command_compare(const CompareArgs& args);
 int command_presets();
-// Draws a run's or a grid's plots again from its CSVs (cli/run/plot_folder.h).
+// Draws a run's or a grid's plots again from its CSVs (cli/report/plot_folder.h).
 int command_plot(const std::string& dir);
 // Writes the static HTML pages over every run and grid under DIR (cli/pages/results_index.h).
 int command_index(const std::string& dir);
 // Writes a grid's summary.csv, report.txt and plots again from its point
-// folders (cli/run/grid_report.h); 1 when points are missing or incomplete.
+// folders (cli/report/grid_report.h); 1 when points are missing or incomplete.
 int command_report(const std::string& dir);
 
 }  // namespace ckptsim::cli

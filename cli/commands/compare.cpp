@@ -1,5 +1,5 @@
 // `ckptsim compare`: a real run's stability figures beside a simulated one's,
-// with the differences (cli/commands/judged_run.h), and both runs' tps on
+// with the differences (cli/report/judged_run.h), and both runs' tps on
 // one time axis in compare.png (analysis/plots.h: plot_compare).
 #include "cli/commands/commands.h"
 
@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/plots.h"
-#include "cli/commands/judged_run.h"
-#include "cli/run/printable.h"
-#include "cli/run/run_files.h"
+#include "cli/report/judged_run.h"
+#include "cli/folder/printable.h"
+#include "cli/folder/run_files.h"
 
 namespace ckptsim::cli {
 

@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "cli/run/printable.h"
-#include "cli/run/run_files.h"
+#include "cli/folder/printable.h"
+#include "cli/folder/run_files.h"
 #include "cli/run/run_point.h"
 #include "scenarios/scenario.h"
 

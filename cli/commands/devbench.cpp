@@ -19,7 +19,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/run/printable.h"
+#include "cli/folder/printable.h"
 #include "models/disk/make_device.h"
 #include "models/os/block_queue.h"
 #include "models/os/direct_io_bench.h"

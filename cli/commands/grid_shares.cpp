@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/run/printable.h"
+#include "cli/folder/printable.h"
 
 namespace ckptsim::cli {
 

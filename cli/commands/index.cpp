@@ -7,10 +7,10 @@
 #include <fmt/format.h>
 
 #include "cli/pages/results_index.h"
-#include "cli/run/folder_refused.h"
-#include "cli/run/printable.h"
-#include "cli/run/run_files.h"
-#include "cli/run/stop.h"
+#include "cli/folder/folder_refused.h"
+#include "cli/folder/printable.h"
+#include "cli/folder/run_files.h"
+#include "cli/folder/stop.h"
 
 namespace ckptsim::cli {
 

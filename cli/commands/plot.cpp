@@ -5,9 +5,9 @@
 
 #include "analysis/plots.h"
 #include "cli/pages/results_index.h"
-#include "cli/run/folder_refused.h"
-#include "cli/run/plot_folder.h"
-#include "cli/run/printable.h"
+#include "cli/folder/folder_refused.h"
+#include "cli/report/plot_folder.h"
+#include "cli/folder/printable.h"
 
 namespace ckptsim::cli {
 

@@ -1,4 +1,4 @@
-// `ckptsim report DIR`: a grid's table and plots from its point folders (cli/run/grid_report.h).
+// `ckptsim report DIR`: a grid's table and plots from its point folders (cli/report/grid_report.h).
 #include <filesystem>
 #include <iostream>
 
@@ -6,11 +6,11 @@
 
 #include "cli/commands/commands.h"
 #include "cli/pages/results_index.h"
-#include "cli/run/folder_refused.h"
-#include "cli/run/grid_report.h"
-#include "cli/run/printable.h"
-#include "cli/run/run_files.h"
-#include "cli/run/run_folder.h"
+#include "cli/folder/folder_refused.h"
+#include "cli/report/grid_report.h"
+#include "cli/folder/printable.h"
+#include "cli/folder/run_files.h"
+#include "cli/folder/run_folder.h"
 
 namespace ckptsim::cli {
 

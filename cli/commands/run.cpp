@@ -10,15 +10,15 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands/grid_shares.h"
-#include "cli/commands/memory_estimate.h"
+#include "cli/host/memory_estimate.h"
 #include "cli/commands/scenario_file.h"
 #include "cli/pages/results_index.h"
-#include "cli/run/folder_refused.h"
-#include "cli/run/printable.h"
-#include "cli/run/run_files.h"
-#include "cli/run/run_folder.h"
+#include "cli/folder/folder_refused.h"
+#include "cli/folder/printable.h"
+#include "cli/folder/run_files.h"
+#include "cli/folder/run_folder.h"
 #include "cli/run/run_plan.h"
-#include "cli/run/stop.h"
+#include "cli/folder/stop.h"
 
 namespace ckptsim::cli {
 

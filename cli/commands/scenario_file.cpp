@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "cli/run/printable.h"
+#include "cli/folder/printable.h"
 
 namespace ckptsim::cli {
 

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "cli/pages/assets.h"
-#include "cli/run/index_mark.h"
-#include "cli/run/run_files.h"
+#include "cli/folder/index_mark.h"
+#include "cli/folder/run_files.h"
 
 namespace ckptsim::cli {
 

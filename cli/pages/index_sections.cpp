@@ -9,7 +9,7 @@
 #include "analysis/csv.h"
 #include "analysis/regular_file.h"
 #include "cli/pages/assets.h"
-#include "cli/run/run_files.h"
+#include "cli/folder/run_files.h"
 #include "scenarios/units.h"
 
 namespace ckptsim::cli {
@@ -20,7 +20,7 @@ using namespace run_files;
 namespace {
 
 // The regular files of root/dir, by name; AtomicFile's temporaries and the
-// run's lock (cli/run/output_lock.h, gone when the run ends) left out.
+// run's lock (cli/folder/output_lock.h, gone when the run ends) left out.
 std::vector<std::string> files_of(const fs::path& root, const fs::path& dir) {
   std::vector<std::string> names;
   std::error_code ec;

@@ -10,11 +10,11 @@
 #include "cli/pages/index_layout.h"
 #include "cli/pages/index_pages.h"
 #include "cli/pages/results_tree.h"
-#include "cli/run/folder_refused.h"
-#include "cli/run/index_mark.h"
-#include "cli/run/printable.h"
-#include "cli/run/run_files.h"
-#include "cli/run/stop.h"
+#include "cli/folder/folder_refused.h"
+#include "cli/folder/index_mark.h"
+#include "cli/folder/printable.h"
+#include "cli/folder/run_files.h"
+#include "cli/folder/stop.h"
 
 namespace ckptsim::cli {
 

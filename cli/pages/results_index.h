@@ -21,7 +21,7 @@ struct IndexWritten {
 
 // Replaces only pages it wrote (their generator mark): an index.html or an
 // _index/ page of anyone else's, or a symbolic link in a page's place, throws
-// FolderRefused (cli/run/folder_refused.h) naming it, before index.html is written.
+// FolderRefused (cli/folder/folder_refused.h) naming it, before index.html is written.
 // Throws std::runtime_error if DIR is not a folder or a page cannot be written.
 IndexWritten write_results_index(const std::filesystem::path& dir);
 

@@ -8,7 +8,7 @@
 
 #include "analysis/csv.h"
 #include "analysis/regular_file.h"
-#include "cli/run/run_files.h"
+#include "cli/folder/run_files.h"
 
 namespace ckptsim::cli {
 
@@ -91,7 +91,7 @@ void walk(const fs::path& root, const fs::path& relative, ResultsTree& tree) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    // A run's staging folder (DIR.tmp.<pid>, cli/run/staged_folder.h) is not a result: running, it is half
+    // A run's staging folder (DIR.tmp.<pid>, cli/folder/staged_folder.h) is not a result: running, it is half
     // written; left by a killed run, it is the next run's to remove.
     if (entry.is_directory() && !entry.is_symlink() && !name.starts_with(".") && name != kIndexFolder &&
         !is_temporary_name(name))

@@ -25,11 +25,11 @@
 
 #include "analysis/atomic_file.h"
 #include "cli/run/grid_progress.h"
-#include "cli/run/run_files.h"
+#include "cli/folder/run_files.h"
 #include "cli/run/run_point.h"
-#include "cli/run/run_profile.h"
-#include "cli/run/staged_folder.h"
-#include "cli/run/stop.h"
+#include "cli/report/run_profile.h"
+#include "cli/folder/staged_folder.h"
+#include "cli/folder/stop.h"
 #include "cli/run/warmup_group.h"
 
 namespace ckptsim::cli {

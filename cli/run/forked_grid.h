@@ -26,8 +26,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/run/run_folder.h"
-#include "cli/run/run_outcome.h"
+#include "cli/folder/run_folder.h"
+#include "cli/report/run_outcome.h"
 #include "scenarios/scenario.h"
 
 namespace ckptsim::cli {

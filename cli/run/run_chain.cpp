@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "analysis/atomic_file.h"
-#include "cli/run/run_files.h"
-#include "cli/run/stop.h"
+#include "cli/folder/run_files.h"
+#include "cli/folder/stop.h"
 
 namespace ckptsim::cli {
 

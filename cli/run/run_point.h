@@ -19,8 +19,8 @@
 #include <optional>
 #include <string>
 
-#include "cli/run/machine.h"
-#include "cli/run/run_outcome.h"
+#include "cli/host/machine.h"
+#include "cli/report/run_outcome.h"
 #include "models/pgbench/pgbench.h"
 #include "scenarios/scenario.h"
 #include "sim/profile.h"

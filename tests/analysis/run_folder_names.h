@@ -1,5 +1,5 @@
 // tests/analysis/run_folder_names.h: ckptsim's names for a run folder's
-// files, as cli/run/run_files.h gives them to analysis/tps_input.h; spelled
+// files, as cli/folder/run_files.h gives them to analysis/tps_input.h; spelled
 // here because users rely on them.
 #pragma once
 

@@ -24,7 +24,7 @@ void write_progress(const std::filesystem::path& run) {
   write_text(run / "progress.csv", "time_s,tps,latency_ms\n1,500,2.0\n2,0,1000\n3,620,1.5\n4,610,1.6\n");
 }
 
-// ckptsim's names for the files the plots read and draw (cli/run/run_files.h).
+// ckptsim's names for the files the plots read and draw (cli/folder/run_files.h).
 const RunPlotNames kRun = {.script = "plot.gp",
                            .progress = "progress.csv",
                            .system = "system.csv",

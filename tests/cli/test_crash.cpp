@@ -1,5 +1,5 @@
 // ckptsim run --crash-at: a power loss at a simulated time and what crash.json
-// says recovery would find (cli/run/crash_report.h, models/postgres/crash.h).
+// says recovery would find (cli/report/crash_report.h, models/postgres/crash.h).
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 // Every message that echoes user input reaches the terminal through one
-// escaping (cli/run/printable.h): a terminal never receives a raw ESC or BEL
+// escaping (cli/folder/printable.h): a terminal never receives a raw ESC or BEL
 // from a pasted conf, a pgbench command, a JSON key, a file name or a path.
 #include <doctest/doctest.h>
 

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/csv.h"
-#include "cli/run/grid_reports.h"
+#include "cli/report/grid_reports.h"
 #include "tests/cli/run_helpers.h"
 
 using namespace ckptsim::testing;

@@ -1,7 +1,7 @@
 // tests/cli/test_grid_shares.cpp
 //
 // Grids that share warmups, repeat, and run in shares (cli/run/warmup_group.h,
-// scenarios/repeat.h, cli/commands/grid_shares.h, cli/run/grid_report.h):
+// scenarios/repeat.h, cli/commands/grid_shares.h, cli/report/grid_report.h):
 // every way of running a grid's points leaves, after `ckptsim report`, the
 // bytes of the grid run in one process (perf.json and the index pages, which
 // name their folder and perf.json's size, aside).

@@ -1,8 +1,8 @@
 // A run that cannot fit in this machine's memory is refused up front, with
-// the estimate and where it goes (cli/commands/memory_estimate.h).
+// the estimate and where it goes (cli/host/memory_estimate.h).
 #include <doctest/doctest.h>
 
-#include "cli/commands/memory_estimate.h"
+#include "cli/host/memory_estimate.h"
 #include "tests/cli/run_helpers.h"
 
 using namespace ckptsim::testing;

@@ -1,7 +1,7 @@
 // What the plots leave in unusual folders and runs: gnuplot runs in the run's
 // folder whatever its name, a disk that fills mid-render leaves the previous
 // images, and a run with nothing to plot gets its CSVs and a warning
-// (analysis/plots.h, cli/run/plot_folder.h).
+// (analysis/plots.h, cli/report/plot_folder.h).
 #include <doctest/doctest.h>
 
 #include <cstdlib>

@@ -2,7 +2,7 @@
 //
 // A grid's gnuplot scripts (plot.gp) across `ckptsim plot DIR` and grid
 // reruns: ckptsim's own are redrawn or replaced in place, one the user edited
-// is kept with ckptsim's beside it (cli/run/plot_folder.h).
+// is kept with ckptsim's beside it (cli/report/plot_folder.h).
 #include <doctest/doctest.h>
 
 #include <string>

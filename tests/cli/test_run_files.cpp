@@ -1,5 +1,5 @@
 // tests/cli/test_run_files.cpp: the run folder's names have one owner
-// (cli/run/run_files.h), and cli/'s folders include downward only.
+// (cli/folder/run_files.h), and cli/'s folders include downward only.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/run/run_files.h"
+#include "cli/folder/run_files.h"
 
 namespace fs = std::filesystem;
 using namespace ckptsim::cli::run_files;
@@ -80,7 +80,7 @@ TEST_CASE("no string in cli/ or analysis/ but run_files.h spells a run folder's 
   std::string spelled;  // one line per place, so that a failure names them
   for (const fs::path folder : {"cli", "analysis"}) {
     for (const auto& [place, text] : source_lines(folder)) {
-      if (place.starts_with("cli/run/run_files.h:") || text.starts_with("#include")) continue;
+      if (place.starts_with("cli/folder/run_files.h:") || text.starts_with("#include")) continue;
       const std::string code = text.substr(0, text.find("//"));  // comments may name them
       for (auto it = std::sregex_iterator(code.begin(), code.end(), literal); it != std::sregex_iterator(); ++it) {
         for (const std::string& name : names) {

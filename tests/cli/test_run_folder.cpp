@@ -1,6 +1,6 @@
 // An output folder holds one run's files: replaced as a whole, refused when it
 // holds someone else's, resumed point by point, and never left half-written
-// by a signal, a kill or --max-wall (cli/run/run_folder.h, cli/run/stop.h).
+// by a signal, a kill or --max-wall (cli/folder/run_folder.h, cli/folder/stop.h).
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
@@ -18,7 +18,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/run/run_files.h"
+#include "cli/folder/run_files.h"
 #include "tests/cli/run_helpers.h"
 
 extern char** environ;

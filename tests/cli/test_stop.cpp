@@ -1,12 +1,12 @@
 // The results index written after a run stops on a signal that arrives while
-// it is written, not on the one that stopped the run (cli/run/stop.h, SignalWatch).
+// it is written, not on the one that stopped the run (cli/folder/stop.h, SignalWatch).
 #include <doctest/doctest.h>
 
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/run/stop.h"
+#include "cli/folder/stop.h"
 
 using namespace ckptsim::cli;
 

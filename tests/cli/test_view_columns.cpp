@@ -21,7 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/run/run_files.h"
+#include "cli/folder/run_files.h"
 #include "tests/cli/run_helpers.h"
 
 using namespace ckptsim::testing;

@@ -164,7 +164,7 @@ TEST_CASE("a key given twice, a grid value given twice, a point name too long fo
 }
 
 TEST_CASE("a bad value is shown at most 80 characters long, a string as written, never a library exception") {
-  // Invalid UTF-8 and control characters stay as they are: cli/run/printable.h escapes them where the message is
+  // Invalid UTF-8 and control characters stay as they are: cli/folder/printable.h escapes them where the message is
   // printed.
   LoadOptions utf8;
   utf8.sets = {"pgbench.builtin=\xff\xfe\x1b"};
