@@ -385,7 +385,7 @@ std::optional<int> repeat_from_sets(std::vector<std::string>& sets, Errors& erro
 }
 
 // Whether a grid axis is a PostgreSQL setting a reload applies: a point's
-// value then comes after the warmup, which all points of a group share (warmup.h in cli/run).
+// value then comes after the warmup, which all points of a group share (cli/run/warmup_group.h).
 bool reloadable_axis(const GridAxis& axis) {
   return axis.section == "postgres" && chain_refusal(axis.section, axis.key).empty();
 }

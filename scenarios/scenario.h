@@ -95,7 +95,7 @@ struct GridPoint {
   int repeat = 0;
   std::string base_name;
   // The settings the host is built and warmed up with, when they differ from
-  // the point's: its reloadable PostgreSQL grid values (scenarios/warmup.h)
+  // the point's: its reloadable PostgreSQL grid values (cli/run/warmup_group.h)
   // keep the scenario's own during the warmup and come by a reload after it.
   std::optional<Scenario> warmup_host;
   const Scenario& host() const { return warmup_host ? *warmup_host : scenario; }

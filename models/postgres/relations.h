@@ -59,7 +59,6 @@ class Relations {
   // enable_fsync false is fsync = off: fsync() and writeback() return at once
   // (pg_fsync, pg_flush_data in fd.c).
   explicit Relations(os::FileSystem& fs, bool enable_fsync = true) : fs_(fs), enable_fsync_(enable_fsync) {}
-  bool fsync_enabled() const noexcept { return enable_fsync_; }
 
   RelationId create(std::string name, std::int64_t blocks);
   Relation& rel(RelationId id) { return rels_[static_cast<std::size_t>(id)]; }

@@ -79,7 +79,6 @@ struct Stats {
   // Not in a view, but useful to tests and reports.
   std::int64_t checkpoints_done = 0;         // checkpoints that ran to completion (not skipped as idle; 18's num_done)
   std::int64_t slru_written = 0;             // SLRU pages the checkpoints wrote (18's slru_written, slru.h)
-  std::int64_t sync_requests_compacted = 0;  // times the fsync request queue was compacted
   std::int64_t wal_flushes = 0;              // XLogFlush calls that wrote and fdatasync'ed (group commits)
   std::int64_t wal_fpi_for_hint = 0;         // XLOG_FPI_FOR_HINT records (their images count in wal_fpi too)
   std::int64_t hint_dirtied = 0;             // clean buffers dirtied by a hint-bit change alone

@@ -26,8 +26,6 @@ class Version {
   bool has_backend_fsync_stat() const noexcept { return num_ >= 90100; }
   // checkpoint_write_time / checkpoint_sync_time from 9.2.
   bool has_checkpoint_times() const noexcept { return num_ >= 90200; }
-  // The bgwriter hibernates when idle from 9.2 (separate process).
-  bool bgwriter_hibernates() const noexcept { return num_ >= 90200; }
   // BufferSync: 9.6's loop (processed / total, delay after each buffer) or 9.5's (written / to_write).
   bool sorted_buffer_sync_loop() const noexcept { return num_ >= 90600; }
   // max_wal_size / min_wal_size replace checkpoint_segments in 9.5.

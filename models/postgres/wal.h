@@ -100,8 +100,6 @@ class Wal {
   // The WAL writer process (walwriter.h).
   WalWriter& writer() noexcept { return writer_; }
 
-  std::int64_t wal_buffers_bytes() const noexcept { return wal_buffers_; }
-
  private:
   static Lsn advance(Lsn pos, std::int64_t bytes);
   sim::Task<Lsn> insert_record(const PgProc& proc, int record_bytes, const Lsn* page_lsn, bool force_image);
