@@ -55,7 +55,7 @@ int command_calibrate(const CalibrateArgs& args) {
     return 2;
   }
   // The kernel devbench runs by default, so the check below is what `devbench --preset-file` shows.
-  const scenarios::Plan plan = scenarios::load_plan(nlohmann::json::object(), std::filesystem::current_path());
+  const scenarios::Plan plan = scenarios::load_plan(scenarios::json::object());
   const scenarios::Scenario& base = plan.points.at(0).scenario;
   const DeviceFit fit = fit_device(report, base.os, base.seed);
 

@@ -133,7 +133,7 @@ int command_compare_pg(const std::string& recorded_path) {
                                     {"seed", 1}};
       doc["postgres"]["version"] = "15";
       doc["pgbench"]["scale"] = recorded.at("scale");
-      const scenarios::Plan plan = scenarios::load_plan(doc, std::filesystem::current_path());
+      const scenarios::Plan plan = scenarios::load_plan(doc);
       const auto dir = out / std::to_string(rows.size());
       run_point(plan.points.front().scenario, dir, RunOptions{});
       std::ifstream summary_in(dir / run_files::kSummaryJson);

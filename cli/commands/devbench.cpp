@@ -47,7 +47,7 @@ int command_devbench(const DevbenchArgs& args) {
     if (!args.preset.empty()) doc["hardware"] = {{"device", args.preset}};
     const scenarios::LoadOptions options{.sets = args.sets,
                                          .preset_files = {args.preset_files.begin(), args.preset_files.end()}};
-    const scenarios::Plan plan = scenarios::load_plan(doc, std::filesystem::current_path(), options);
+    const scenarios::Plan plan = scenarios::load_plan(scenarios::json(doc), options);
     if (plan.is_grid()) throw std::runtime_error("devbench measures one device; a grid is not accepted");
     scenario = plan.points.at(0).scenario;
   } catch (const scenarios::ScenarioError& e) {
