@@ -414,7 +414,7 @@ std::string point_name(const std::vector<std::pair<std::string, json>>& values) 
 ScenarioError::ScenarioError(std::vector<std::string> all)
     : std::runtime_error(joined(all, "\n")), messages(std::move(all)) {}
 
-Plan load_plan(const json& doc, [[maybe_unused]] const fs::path& base_dir, const LoadOptions& options) {
+Plan load_plan(const json& doc, const LoadOptions& options) {
   if (!doc.is_object()) throw ScenarioError({"/: " + shown(doc) + " is not a scenario (a JSON object of sections)"});
   Errors errors;
   const Schemas schemas = make_schemas();
@@ -520,20 +520,18 @@ Plan load_plan(const json& doc, [[maybe_unused]] const fs::path& base_dir, const
   return plan;
 }
 
-Plan load_plan_text(const std::string& text, const std::string& label, const fs::path& base_dir,
-                    const LoadOptions& options) {
+Plan load_plan_text(const std::string& text, const std::string& label, const LoadOptions& options) {
   Errors errors;
   const auto doc = parse_json_text(text, label, errors);
   if (!doc) throw ScenarioError(errors.messages());
-  return load_plan(*doc, base_dir, options);
+  return load_plan(*doc, options);
 }
 
 Plan load_plan(const fs::path& file, const LoadOptions& options) {
   Errors errors;
   const auto text = read_json_text(file, file.string(), errors);
   if (!text) throw ScenarioError(errors.messages());
-  const fs::path base_dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
-  return load_plan_text(*text, file.string(), base_dir, options);
+  return load_plan_text(*text, file.string(), options);
 }
 
 }  // namespace ckptsim::scenarios

@@ -137,11 +137,9 @@ std::string point_name(const std::vector<std::pair<std::string, json>>& values);
 
 Plan load_plan(const std::filesystem::path& file, const LoadOptions& options = {});
 // A scenario file's text; errors in the JSON itself are reported under `label`.
-Plan load_plan_text(const std::string& text, const std::string& label, const std::filesystem::path& base_dir,
-                    const LoadOptions& options = {});
-// `doc` as if read from a file in `base_dir`. Nothing is read relative to it
-// any more (the preset list names shipped presets only; files come through
-// LoadOptions::preset_files): the parameter is unused and kept for the callers.
-Plan load_plan(const json& doc, const std::filesystem::path& base_dir, const LoadOptions& options = {});
+Plan load_plan_text(const std::string& text, const std::string& label, const LoadOptions& options = {});
+// `doc` as a scenario file holds it. Nothing is read relative to the file (the
+// preset list names shipped presets only; files come through LoadOptions::preset_files).
+Plan load_plan(const json& doc, const LoadOptions& options = {});
 
 }  // namespace ckptsim::scenarios

@@ -6,9 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "models/disk/make_device.h"
+#include "cli/host/device_rig.h"
 #include "models/disk/write_amplification.h"
-#include "models/os/block_queue.h"
 
 namespace ckptsim::cli {
 
@@ -212,9 +211,7 @@ std::vector<os::DirectJobResult> run_calibration_jobs(const disk::DeviceConfig& 
                                                       std::uint64_t seed, sim::Duration runtime) {
   std::vector<os::DirectJobResult> out;
   for (const CalibrationJob& job : kCalibrationJobs) {
-    sim::Simulator sim;
-    auto dev = disk::make_device(sim, device, seed, "data");
-    os::BlockQueue queue(sim, os_config, *dev, os_config.scheduler, "data");
+    DeviceRig rig(device, os_config, seed);
     const os::DirectJob direct{.name = std::string(job.name),
                                .write = job.write(),
                                .random = job.random(),
@@ -225,7 +222,7 @@ std::vector<os::DirectJobResult> run_calibration_jobs(const disk::DeviceConfig& 
                                .runtime = runtime,
                                .batch = 1,
                                .flush_each = job.fdatasync};
-    out.push_back(os::run_direct_job(sim, queue, direct, seed));
+    out.push_back(rig.run(direct));
   }
   return out;
 }

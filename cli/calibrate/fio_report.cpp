@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -34,6 +35,26 @@ sim::Bytes block_size_bytes(const json& v) {
 std::string shown(const json& v) {
   const std::string text = v.dump();
   return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+}
+
+// A job's options, where fio records them, are scripts/calibrate.fio's for that job name: else the
+// figures are of another job. `fail(where, what)` records each difference.
+void check_job_options(const json& options, const CalibrationJob& job, const std::string& at,
+                       const std::function<void(const std::string&, const std::string&)>& fail) {
+  if (options.contains("rw") && options["rw"] != job.rw) {
+    fail(at + "/job options/rw", fmt::format("{} (expected \"{}\" for {})", shown(options["rw"]), job.rw, job.name));
+  }
+  if (options.contains("bs") && block_size_bytes(options["bs"]) != job.block) {
+    fail(at + "/job options/bs",
+         fmt::format("{} (expected {}k for {})", shown(options["bs"]), job.block / sim::kKiB, job.name));
+  }
+  if (options.contains("iodepth")) {
+    const json& depth = options["iodepth"];
+    const bool same = (depth.is_string() && depth == std::to_string(job.iodepth)) ||
+                      (depth.is_number_integer() && depth == job.iodepth);
+    if (!same)
+      fail(at + "/job options/iodepth", fmt::format("{} (expected {} for {})", shown(depth), job.iodepth, job.name));
+  }
 }
 
 }  // namespace
@@ -82,25 +103,7 @@ FioReport parse_fio_report(const std::string& text, const std::string& label) {
     }
     const json& j = jobs[index];
     const std::string at = fmt::format("/jobs/{}", index);
-    if (j.contains("job options") && j["job options"].is_object()) {
-      const json& options = j["job options"];
-      if (options.contains("rw") && options["rw"] != job.rw) {
-        fail(at + "/job options/rw",
-             fmt::format("{} (expected \"{}\" for {})", shown(options["rw"]), job.rw, job.name));
-      }
-      if (options.contains("bs") && block_size_bytes(options["bs"]) != job.block) {
-        fail(at + "/job options/bs",
-             fmt::format("{} (expected {}k for {})", shown(options["bs"]), job.block / sim::kKiB, job.name));
-      }
-      if (options.contains("iodepth")) {
-        const json& depth = options["iodepth"];
-        const bool same = (depth.is_string() && depth == std::to_string(job.iodepth)) ||
-                          (depth.is_number_integer() && depth == job.iodepth);
-        if (!same)
-          fail(at + "/job options/iodepth",
-               fmt::format("{} (expected {} for {})", shown(depth), job.iodepth, job.name));
-      }
-    }
+    if (j.contains("job options") && j["job options"].is_object()) check_job_options(j["job options"], job, at, fail);
     const std::string direction = job.write() ? "write" : "read";
     const std::string dir_at = at + "/" + direction;
     if (!j.contains(direction) || !j[direction].is_object()) {

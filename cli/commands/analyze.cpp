@@ -1,20 +1,33 @@
 // `ckptsim analyze`: the stability figures of one run (cli/report/judged_run.h),
 // or of every point of a grid folder, one row each.
-#include "cli/commands/commands.h"
 
 #include <algorithm>
 #include <iostream>
+#include <memory>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "cli/report/judged_run.h"
-#include "cli/report/plot_folder.h"
+#include "cli/commands/commands.h"
+#include "cli/commands/options.h"
 #include "cli/folder/printable.h"
 #include "cli/folder/run_files.h"
+#include "cli/report/judged_run.h"
+#include "cli/report/plot_folder.h"
 
 namespace ckptsim::cli {
+
+namespace {
+
+struct AnalyzeArgs {
+  std::vector<std::string> inputs;  // one file or folder, or one run's aggregate logs (analysis/tps_input.h)
+  double threshold = 10.0;
+  double interval_s = 0;  // 0: inferred from the times
+  bool json = false;
+};
+
+}  // namespace
 
 namespace fs = std::filesystem;
 
@@ -100,6 +113,24 @@ int command_analyze(const AnalyzeArgs& args) {
                            pct_or_na(j.input.has_late, s.late_pct))
             << fmt::format("failed                {}\n", failed_or_na(j.input));
   return 0;
+}
+
+Command add_analyze(CLI::App& app) {
+  auto analyze = std::make_shared<AnalyzeArgs>();
+  auto* cmd = app.add_subcommand(
+      "analyze", fmt::format("Stability figures of a run: a {}, a real pgbench -P log or pgbench aggregate logs",
+                             run_files::kProgressCsv));
+  cmd->add_option("input", analyze->inputs,
+                  fmt::format("{0} or a run folder; pgbench -P output (stderr); or one run's aggregate logs "
+                              "({1}PID {1}PID.1 ...)",
+                              run_files::kProgressCsv, run_files::kAggregateLogPrefix))
+      ->required();
+  cmd->add_option("--threshold", analyze->threshold, "tps below which an interval counts as a stall")
+      ->check(tps_threshold());
+  cmd->add_option("--interval", analyze->interval_s, "Interval in seconds (default: inferred from the times)")
+      ->check(positive_seconds());
+  cmd->add_flag("--json", analyze->json, "Print the figures as JSON");
+  return {cmd, [analyze] { return command_analyze(*analyze); }};
 }
 
 }  // namespace ckptsim::cli

@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <memory>
 
 #include <cerrno>
 #include <chrono>
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/regular_file.h"
+#include "cli/commands/commands.h"
 #include "cli/folder/printable.h"
 #include "cli/folder/run_files.h"
 #include "models/pgbench/tables.h"
@@ -163,6 +165,15 @@ int command_bench(const BenchArgs& args) {
   fs::remove_all(scratch, ec);
   if (args.json) std::cout << json{{"benchmarks", results}}.dump(2) << '\n';
   return rc;
+}
+
+Command add_bench(CLI::App& app) {
+  auto bench = std::make_shared<BenchArgs>();
+  auto* cmd = app.add_subcommand("bench", "How fast ckptsim simulates: fixed shipped scenarios, timed");
+  cmd->add_flag("--json", bench->json, "Print the figures as JSON");
+  cmd->add_option("--filter", bench->filter, "Run only the benchmarks whose name contains this");
+  cmd->add_flag("--quick", bench->quick, "Cut each to 3 simulated seconds: checks that bench works, measures nothing");
+  return {cmd, [bench] { return command_bench(*bench); }};
 }
 
 }  // namespace ckptsim::cli

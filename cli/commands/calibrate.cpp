@@ -9,12 +9,14 @@
 #include <cctype>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "analysis/atomic_file.h"
 #include "cli/calibrate/device_fit.h"
+#include "cli/commands/commands.h"
 #include "cli/folder/printable.h"
 #include "scenarios/scenario.h"
 #include "scenarios/settings.h"
@@ -55,7 +57,7 @@ int command_calibrate(const CalibrateArgs& args) {
     return 2;
   }
   // The kernel devbench runs by default, so the check below is what `devbench --preset-file` shows.
-  const scenarios::Plan plan = scenarios::load_plan(nlohmann::json::object(), std::filesystem::current_path());
+  const scenarios::Plan plan = scenarios::load_plan(scenarios::json::object());
   const scenarios::Scenario& base = plan.points.at(0).scenario;
   const DeviceFit fit = fit_device(report, base.os, base.seed);
 
@@ -80,6 +82,16 @@ int command_calibrate(const CalibrateArgs& args) {
                              c.model_iops, 100 * c.difference(), c.fio_p50_ms, c.model_p50_ms);
   }
   return 0;
+}
+
+Command add_calibrate(CLI::App& app) {
+  auto calibrate = std::make_shared<CalibrateArgs>();
+  auto* cmd = app.add_subcommand(
+      "calibrate", "Fit a device preset to fio's JSON output of scripts/calibrate.fio and write it as a preset file");
+  cmd->add_option("fio_json", calibrate->fio_json, "fio --output-format=json output")->required();
+  cmd->add_option("--name", calibrate->name, "The preset's name (default: calibrated)");
+  cmd->add_option("--out", calibrate->out, "The preset file to write (default: NAME.json; never overwritten)");
+  return {cmd, [calibrate] { return command_calibrate(*calibrate); }};
 }
 
 }  // namespace ckptsim::cli

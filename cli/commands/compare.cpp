@@ -1,19 +1,33 @@
 // `ckptsim compare`: a real run's stability figures beside a simulated one's,
 // with the differences (cli/report/judged_run.h), and both runs' tps on
 // one time axis in compare.png (analysis/plots.h: plot_compare).
-#include "cli/commands/commands.h"
 
 #include <iostream>
+#include <memory>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "analysis/plots.h"
-#include "cli/report/judged_run.h"
+#include "cli/commands/commands.h"
+#include "cli/commands/options.h"
 #include "cli/folder/printable.h"
 #include "cli/folder/run_files.h"
+#include "cli/report/judged_run.h"
 
 namespace ckptsim::cli {
+
+namespace {
+
+struct CompareArgs {
+  std::string real, simulated;
+  std::string out = ".";  // where compare.png, .svg and .gp go
+  double threshold = 10.0;
+  double interval_s = 0;
+  bool json = false;
+};
+
+}  // namespace
 
 namespace fs = std::filesystem;
 
@@ -133,6 +147,26 @@ int command_compare(const CompareArgs& args) {
               << simulated.input.interval_s << " s): their stability figures are not on the same terms\n";
   }
   return draw_or_fail(args, real, simulated, /*say=*/true);
+}
+
+Command add_compare(CLI::App& app) {
+  auto compare = std::make_shared<CompareArgs>();
+  auto* cmd =
+      app.add_subcommand("compare", "A real run's stability figures beside a simulated one's, with the differences");
+  cmd->add_option("real", compare->real, "The real run: pgbench -P output, an aggregate log, or a folder")->required();
+  cmd->add_option("simulated", compare->simulated,
+                  fmt::format("The simulated run: a run folder or its {}", run_files::kProgressCsv))
+      ->required();
+  cmd->add_option("--threshold", compare->threshold, "tps below which an interval counts as a stall")
+      ->check(tps_threshold());
+  cmd->add_option("--interval", compare->interval_s,
+                  "Interval in seconds (default: inferred; a multiple of a log's own merges its intervals)")
+      ->check(positive_seconds());
+  cmd->add_option("--out", compare->out,
+                  fmt::format("Folder for {} and {} (default: the working folder)", run_files::kComparePng,
+                              run_files::kCompareSvg));
+  cmd->add_flag("--json", compare->json, "Print the figures as JSON");
+  return {cmd, [compare] { return command_compare(*compare); }};
 }
 
 }  // namespace ckptsim::cli

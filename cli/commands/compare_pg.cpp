@@ -5,9 +5,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 
 #include <fmt/format.h>
 
+#include "cli/commands/commands.h"
 #include "cli/folder/printable.h"
 #include "cli/folder/run_files.h"
 #include "cli/run/run_point.h"
@@ -133,7 +135,7 @@ int command_compare_pg(const std::string& recorded_path) {
                                     {"seed", 1}};
       doc["postgres"]["version"] = "15";
       doc["pgbench"]["scale"] = recorded.at("scale");
-      const scenarios::Plan plan = scenarios::load_plan(doc, std::filesystem::current_path());
+      const scenarios::Plan plan = scenarios::load_plan(doc);
       const auto dir = out / std::to_string(rows.size());
       run_point(plan.points.front().scenario, dir, RunOptions{});
       std::ifstream summary_in(dir / run_files::kSummaryJson);
@@ -153,6 +155,14 @@ int command_compare_pg(const std::string& recorded_path) {
   std::filesystem::remove_all(out);
   std::cout << format_comparisons(rows);
   return 0;
+}
+
+Command add_compare_pg(CLI::App& app) {
+  auto recorded = std::make_shared<std::string>();
+  auto* cmd = app.add_subcommand(
+      "compare-pg", "Run the cases recorded from a real PostgreSQL 15 (scripts/validate-pg) and compare the counters");
+  cmd->add_option("recorded", *recorded, "JSON written by scripts/validate-pg")->required();
+  return {cmd, [recorded] { return command_compare_pg(*recorded); }};
 }
 
 }  // namespace ckptsim::cli

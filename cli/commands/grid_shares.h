@@ -11,14 +11,14 @@
 // - --list-points prints, per point, the command line that runs it alone
 //   with --point and its own --out under the grid folder: shell-quoted words,
 //   the ckptsim binary and the scenario file by their absolute paths.
-// A share records the whole grid's grid.json first (grid_report.h).
+// A share records the whole grid's grid.json first (cli/report/grid_report.h).
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "cli/commands/commands.h"
+#include "cli/commands/run.h"
 #include "scenarios/scenario.h"
 
 namespace ckptsim::cli {

@@ -1,16 +1,17 @@
 // `ckptsim index DIR`: the results index's pages over every run and grid under DIR.
-#include "cli/commands/commands.h"
 
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 #include <fmt/format.h>
 
-#include "cli/pages/results_index.h"
+#include "cli/commands/commands.h"
 #include "cli/folder/folder_refused.h"
 #include "cli/folder/printable.h"
 #include "cli/folder/run_files.h"
 #include "cli/folder/stop.h"
+#include "cli/pages/results_index.h"
 
 namespace ckptsim::cli {
 
@@ -32,6 +33,15 @@ int command_index(const std::string& dir) {
     return report_failure(e);
   }
   return 0;
+}
+
+Command add_index(CLI::App& app) {
+  auto dir = std::make_shared<std::string>();
+  auto* cmd = app.add_subcommand(
+      "index", fmt::format("Write {} (and {}/ pages) over every run and grid under a folder, for a browser",
+                           run_files::kIndexHtml, run_files::kIndexFolder));
+  cmd->add_option("dir", *dir, "The results folder")->required();
+  return {cmd, [dir] { return command_index(*dir); }};
 }
 
 }  // namespace ckptsim::cli

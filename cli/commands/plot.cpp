@@ -1,13 +1,17 @@
 // `ckptsim plot DIR`: a run's or a grid's plots drawn again, then the index refreshed.
-#include "cli/commands/commands.h"
 
 #include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
 
 #include "analysis/plots.h"
-#include "cli/pages/results_index.h"
+#include "cli/commands/commands.h"
 #include "cli/folder/folder_refused.h"
-#include "cli/report/plot_folder.h"
 #include "cli/folder/printable.h"
+#include "cli/folder/run_files.h"
+#include "cli/pages/results_index.h"
+#include "cli/report/plot_folder.h"
 
 namespace ckptsim::cli {
 
@@ -23,6 +27,16 @@ int command_plot(const std::string& dir) {
   }
   refresh_indexes(dir);
   return 0;
+}
+
+Command add_plot(CLI::App& app) {
+  auto dir = std::make_shared<std::string>();
+  auto* cmd = app.add_subcommand("plot", "Draw a run's or a grid's plots again from its CSVs");
+  cmd->add_option(
+         "dir", *dir,
+         fmt::format("A run folder ({}) or a grid folder ({})", run_files::kProgressCsv, run_files::kGridRecord))
+      ->required();
+  return {cmd, [dir] { return command_plot(*dir); }};
 }
 
 }  // namespace ckptsim::cli

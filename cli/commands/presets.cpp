@@ -1,10 +1,11 @@
 // `ckptsim presets`: the shipped presets, one line each.
-#include "cli/commands/commands.h"
 
 #include <iostream>
+#include <memory>
 
 #include <fmt/format.h>
 
+#include "cli/commands/commands.h"
 #include "scenarios/scenario.h"
 
 namespace ckptsim::cli {
@@ -19,6 +20,10 @@ int command_presets() {
     std::cout << fmt::format("  {:<22} {}\n", preset.name, preset.description);
   }
   return 0;
+}
+
+Command add_presets(CLI::App& app) {
+  return {app.add_subcommand("presets", "List the shipped presets, one line each"), [] { return command_presets(); }};
 }
 
 }  // namespace ckptsim::cli

@@ -1,16 +1,17 @@
 // `ckptsim report DIR`: a grid's table and plots from its point folders (cli/report/grid_report.h).
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 #include <fmt/format.h>
 
 #include "cli/commands/commands.h"
-#include "cli/pages/results_index.h"
 #include "cli/folder/folder_refused.h"
-#include "cli/report/grid_report.h"
 #include "cli/folder/printable.h"
 #include "cli/folder/run_files.h"
 #include "cli/folder/run_folder.h"
+#include "cli/pages/results_index.h"
+#include "cli/report/grid_report.h"
 
 namespace ckptsim::cli {
 
@@ -30,6 +31,15 @@ int command_report(const std::string& dir) {
   std::cerr << "ckptsim: " << report.missing.size() << " point(s) missing or incomplete, left out of the table:\n";
   for (const std::string& name : report.missing) std::cerr << "  " << printable(name) << '\n';
   return 1;
+}
+
+Command add_report(CLI::App& app) {
+  auto dir = std::make_shared<std::string>();
+  auto* cmd = app.add_subcommand(
+      "report", fmt::format("Write a grid's {}, {} and plots again from its point folders, and name the missing ones",
+                            run_files::kSummaryCsv, run_files::kReportTxt));
+  cmd->add_option("dir", *dir, fmt::format("A grid folder ({})", run_files::kGridRecord))->required();
+  return {cmd, [dir] { return command_report(*dir); }};
 }
 
 }  // namespace ckptsim::cli

@@ -4,7 +4,7 @@
 // output folder, as LevelDB's db/filename.h names the files of a database
 // directory: no other source file spells one (the tests do, since users rely
 // on the names). What each file holds is said where it is written
-// (cli/run/run_point.h, run_summary.h, run_plan.h, crash_report.h,
+// (cli/run/run_point.h, cli/report/run_summary.h, cli/run/run_plan.h, cli/report/crash_report.h,
 // output_lock.h, analysis/plots.h, cli/pages/index_layout.h); when they
 // count as ckptsim's own in a folder a run reuses, in cli/folder/run_folder.h.
 // The one name an asset needs (compare.js names progress.csv) is filled in

@@ -13,8 +13,8 @@
 #include "cli/folder/output_lock.h"
 #include "cli/folder/printable.h"
 #include "cli/folder/run_files.h"
-#include "cli/report/run_summary.h"
 #include "cli/folder/staged_folder.h"
+#include "cli/folder/summary_stability.h"
 
 namespace ckptsim::cli {
 
@@ -91,8 +91,8 @@ void remove_temporaries(const fs::path& dir) {
   }
 }
 
-// Whether run.json holds `record`, the plots' checksum aside (plot_folder.h adds it when it draws), and where
-// the scenario file lies: a point is kept for its settings, wherever the file that gave them is now.
+// Whether run.json holds `record`, the plots' checksum aside (cli/report/plot_folder.h adds it when it draws), and
+// where the scenario file lies: a point is kept for its settings, wherever the file that gave them is now.
 bool same_record(const std::string& text, const std::string& record) {
   auto recorded = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   auto ours = nlohmann::json::parse(record);
@@ -205,7 +205,7 @@ FolderContents sort_contents(const fs::path& dir) {
                (is_point_file(name) || is_grid_file(name))) {
       c.files.push_back(entry.path());
     } else if (is_plain_folder(entry) && temporary_pid(name) && process_alive(*temporary_pid(name))) {
-      continue;  // a point that another share of the grid is running (grid_shares.h)
+      continue;  // a point that another share of the grid is running (cli/commands/grid_shares.h)
     } else if (is_plain_folder(entry) && (is_point_folder(entry.path()) || is_dead_staging(entry.path()))) {
       c.point_dirs.push_back(entry.path());
     } else if (is_plain_folder(entry) && name == kIndexFolder && is_index_folder(entry.path())) {

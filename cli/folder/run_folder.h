@@ -50,7 +50,7 @@ struct ChainPlace {
 
 // A grid point's place among the others, as its run.json records it:
 //   "repeat": K, "repeat_of": NAME   with "repeat" (scenarios/repeat.h)
-//   "warmup_shared_with": NAME       the first point of its warmup group (warmup_group.h)
+//   "warmup_shared_with": NAME       the first point of its warmup group (cli/run/warmup_group.h)
 //   "reloaded_after_warmup": {...}   its PostgreSQL settings that a reload set after the
 //                                    warmup (the warmup ran with the scenario's own)
 struct PointPlace {
@@ -123,7 +123,7 @@ struct ClaimedOutput {
   std::filesystem::path dir;
   std::unique_ptr<OutputLock> lock;
 };
-// Without `lock`, the folder is checked and made but not locked (a share of a grid, grid_shares.h).
+// Without `lock`, the folder is checked and made but not locked (a share of a grid, cli/commands/grid_shares.h).
 ClaimedOutput claim_output(const std::filesystem::path& out, bool lock = true);
 
 // Readies `out` for a run: removes what a killed run left (its temporary

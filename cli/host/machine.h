@@ -2,8 +2,9 @@
 //
 // The simulated host, composed bottom up as the runner needs it: the data
 // (and optional WAL) device, Linux over them, one PostgreSQL server with its
-// log, and the tables `pgbench -i` created. The composition root: the only
-// place besides the tests that wires the layers together.
+// log, and the tables `pgbench -i` created. The composition root: with
+// DeviceRig (device_rig.h: one device and its block queue, for devbench and
+// calibrate), the only place besides the tests that wires the layers together.
 #pragma once
 
 #include <filesystem>

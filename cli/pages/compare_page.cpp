@@ -13,11 +13,11 @@
 
 #include <fmt/format.h>
 
+#include "cli/folder/run_files.h"
 #include "cli/pages/assets.h"
 #include "cli/pages/index_columns.h"
 #include "cli/pages/index_layout.h"
 #include "cli/pages/index_pages.h"
-#include "cli/folder/run_files.h"
 
 namespace ckptsim::cli {
 
@@ -129,7 +129,7 @@ std::string compare_html(const ResultsTree& tree) {
   w.open("table", {{"id", "settings"}}).close("table");
   w.close("div");
   w.raw_text("script", html::json_for_script(data), {{"type", "application/json"}, {"id", "compare-data"}});
-  // The script names the run folder's file of tps by a placeholder, so that only run_files.h spells it.
+  // The script names the run folder's file of tps by a placeholder, so that only cli/folder/run_files.h spells it.
   std::string script(assets::compare_js);
   const std::string_view placeholder = "@PROGRESS_CSV@";
   script.replace(script.find(placeholder), placeholder.size(), run_files::kProgressCsv);

@@ -7,10 +7,10 @@
 
 #include "analysis/report.h"
 #include "analysis/sort_flush_table.h"
+#include "cli/folder/run_files.h"
 #include "cli/pages/index_layout.h"
 #include "cli/pages/index_pages.h"
 #include "cli/pages/index_sections.h"
-#include "cli/folder/run_files.h"
 
 namespace ckptsim::cli {
 

@@ -1,10 +1,8 @@
 #include "cli/pages/index_layout.h"
 
-#include <fmt/format.h>
-
-#include "cli/pages/assets.h"
 #include "cli/folder/index_mark.h"
 #include "cli/folder/run_files.h"
+#include "cli/pages/assets.h"
 
 namespace ckptsim::cli {
 
@@ -43,7 +41,5 @@ std::string Page::finish() {
   writer_.close("body");
   return writer_.finish();
 }
-
-std::string shown_number(double value, int decimals) { return fmt::format("{:.{}f}", value, decimals); }
 
 }  // namespace ckptsim::cli

@@ -49,7 +49,4 @@ class Page {
   html::Writer writer_;
 };
 
-// A number as the pages show it: `decimals` digits, or "" for none.
-std::string shown_number(double value, int decimals);
-
 }  // namespace ckptsim::cli

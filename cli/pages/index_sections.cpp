@@ -8,8 +8,8 @@
 
 #include "analysis/csv.h"
 #include "analysis/regular_file.h"
-#include "cli/pages/assets.h"
 #include "cli/folder/run_files.h"
+#include "cli/pages/assets.h"
 #include "scenarios/units.h"
 
 namespace ckptsim::cli {

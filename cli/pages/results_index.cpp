@@ -7,14 +7,14 @@
 #include <fmt/format.h>
 
 #include "analysis/atomic_file.h"
-#include "cli/pages/index_layout.h"
-#include "cli/pages/index_pages.h"
-#include "cli/pages/results_tree.h"
 #include "cli/folder/folder_refused.h"
 #include "cli/folder/index_mark.h"
 #include "cli/folder/printable.h"
 #include "cli/folder/run_files.h"
 #include "cli/folder/stop.h"
+#include "cli/pages/index_layout.h"
+#include "cli/pages/index_pages.h"
+#include "cli/pages/results_tree.h"
 
 namespace ckptsim::cli {
 

@@ -1,11 +1,11 @@
 // run.html: one run's settings, figures, plots, pgbench summary, summary.json and postgres.log.
 #include <fmt/format.h>
 
+#include "cli/folder/run_files.h"
 #include "cli/pages/index_columns.h"
 #include "cli/pages/index_layout.h"
 #include "cli/pages/index_pages.h"
 #include "cli/pages/index_sections.h"
-#include "cli/folder/run_files.h"
 
 namespace ckptsim::cli {
 

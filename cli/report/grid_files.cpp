@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/folder/index_mark.h"
-#include "cli/report/plot_folder.h"
 #include "cli/folder/run_files.h"
+#include "cli/report/plot_folder.h"
 
 namespace ckptsim::cli {
 

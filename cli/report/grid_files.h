@@ -2,7 +2,7 @@
 //
 // A grid folder's own files (summary.csv and report.txt, the table;
 // grid.json; the grid plots; the results index's pages over the folder) are
-// derived from its points. A point is replaced as a whole (staged_folder.h),
+// derived from its points. A point is replaced as a whole (cli/folder/staged_folder.h),
 // but the grid's files are several and are written one by one at the end,
 // so replacing them as one set would need every reader (index, plot,
 // analyze) to follow a manifest. Instead the set is retired at the start of
@@ -11,7 +11,7 @@
 // therefore leaves the earlier set beside the earlier points, or no set (or
 // part of the new one) beside points of which some are new, never the
 // earlier table beside new points. Resuming a killed grid is unchanged: its
-// finished points are kept (run_folder.h) and the set is written when the
+// finished points are kept (cli/folder/run_folder.h) and the set is written when the
 // last one is done; meanwhile `ckptsim index DIR` lists the points as runs.
 //
 // plot.gp and plot.ckptsim.gp stay: a script may be the user's edit

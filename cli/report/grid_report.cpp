@@ -10,10 +10,10 @@
 #include "analysis/plots.h"
 #include "analysis/report.h"
 #include "cli/folder/folder_refused.h"
-#include "cli/report/grid_reports.h"
-#include "cli/report/plot_folder.h"
 #include "cli/folder/run_files.h"
 #include "cli/folder/run_folder.h"
+#include "cli/report/grid_reports.h"
+#include "cli/report/plot_folder.h"
 
 namespace ckptsim::cli {
 

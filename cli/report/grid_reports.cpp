@@ -11,7 +11,7 @@
 #include "analysis/repeat_means.h"
 #include "analysis/sort_flush_table.h"
 #include "cli/folder/run_files.h"
-#include "cli/report/run_summary.h"
+#include "cli/folder/summary_stability.h"
 
 namespace ckptsim::cli {
 

@@ -8,7 +8,7 @@
 #include "analysis/regular_file.h"
 #include "cli/folder/printable.h"
 #include "cli/folder/run_files.h"
-#include "cli/report/run_summary.h"
+#include "cli/folder/summary_stability.h"
 
 namespace ckptsim::cli {
 

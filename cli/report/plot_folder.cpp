@@ -14,7 +14,7 @@
 #include "cli/folder/printable.h"
 #include "cli/folder/run_files.h"
 #include "cli/folder/run_folder.h"
-#include "cli/report/run_summary.h"
+#include "cli/folder/summary_stability.h"
 
 namespace ckptsim::cli {
 
@@ -137,14 +137,6 @@ std::string draw_run(const fs::path& dir, const std::string& title) {
 }
 
 }  // namespace
-
-void write_grid_index(const fs::path& grid_dir, const std::string& title, const std::vector<std::string>& point_names,
-                      bool chained, const std::string& scenario_file) {
-  nlohmann::ordered_json index = {{"title", title}, {"points", point_names}};
-  if (!scenario_file.empty()) index[kScenarioFileKey] = scenario_file;
-  if (chained) index["chain"] = {{"order", point_names}};
-  analysis::write_file_atomically(grid_dir / kGridRecord, index.dump(2) + "\n");
-}
 
 GridIndex read_grid_index(const fs::path& dir, bool missing_ok) {
   const auto head = analysis::read_regular_file(dir / kGridRecord, kMaxRecordBytes);  // never a FIFO

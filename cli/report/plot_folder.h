@@ -17,13 +17,6 @@ namespace ckptsim::cli {
 // (run.json, grid.json) keeps of it; false without a checksum.
 bool plot_script_is_own(const std::filesystem::path& dir, const std::filesystem::path& record);
 
-// grid.json, written by run for a grid: {"title", "points"}, the scenario
-// file it came from ("scenario_file", when known) and, for a chained grid,
-// "chain": {"order": the points in the order they ran}.
-void write_grid_index(const std::filesystem::path& grid_dir, const std::string& title,
-                      const std::vector<std::string>& point_names, bool chained = false,
-                      const std::string& scenario_file = "");
-
 // A grid folder's grid.json: its title and its points' folders, in grid
 // order. Throws FolderRefused naming the file when DIR has no grid.json, it is
 // not one ckptsim wrote, or a point is no plain folder name under DIR or is a

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/folder/summary_stability.h"
 #include "cli/host/machine.h"
 #include "cli/report/run_outcome.h"
 #include "models/pgbench/transaction_stats.h"
@@ -27,7 +28,7 @@ struct MeasuredRun {
   std::string stopped_by;               // empty for a run that went to its end
   std::optional<double> crash_at_s;     // --crash-at: the run ended in a power loss there
   sim::Time origin = 0;                 // the measured run's start: summary times count from it
-  // A chained point's start and end states (run_chain.h): summary.json's "start_state", "end_state".
+  // A chained point's start and end states (cli/run/run_chain.h): summary.json's "start_state", "end_state".
   const std::optional<nlohmann::ordered_json>& start_state;
   const std::optional<nlohmann::ordered_json>& end_state;
 };
@@ -35,10 +36,6 @@ struct MeasuredRun {
 // summary.json's pgbench.latency_ms: the whole run's p50, p90, p99 and p99.9 in ms
 // (latency_histogram.h gives their precision), 0 without transactions.
 nlohmann::ordered_json latency_percentiles_json(const pgbench::LatencyHistogram& h);
-
-// summary.json's "stability" object, and back (doubles round-trip exactly).
-nlohmann::ordered_json stability_json(const analysis::Stability& s);
-analysis::Stability stability_from_json(const nlohmann::json& j);
 
 void write_summary(const std::filesystem::path& dir, const scenarios::Scenario& scenario, const MeasuredRun& run,
                    const RunOutcome& outcome, const Machine& machine);

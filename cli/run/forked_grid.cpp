@@ -24,12 +24,12 @@
 #include <fmt/format.h>
 
 #include "analysis/atomic_file.h"
-#include "cli/run/grid_progress.h"
 #include "cli/folder/run_files.h"
-#include "cli/run/run_point.h"
-#include "cli/report/run_profile.h"
 #include "cli/folder/staged_folder.h"
 #include "cli/folder/stop.h"
+#include "cli/report/run_profile.h"
+#include "cli/run/grid_progress.h"
+#include "cli/run/run_point.h"
 #include "cli/run/warmup_group.h"
 
 namespace ckptsim::cli {
@@ -54,6 +54,7 @@ class SharedArray {
   SharedArray(const SharedArray&) = delete;
   SharedArray& operator=(const SharedArray&) = delete;
   T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
   std::span<T> all() { return {data_, n_}; }
 
  private:
@@ -305,6 +306,35 @@ const char* how_it_went(int state) {
   }
 }
 
+// What each selected point's process left: a complete run's figures read back from its folder, a stop,
+// or the error it reported (a kept point has its figures already).
+void collect_outcomes(const ForkedGridInput& in, const Shared& shared, const std::vector<std::size_t>& selected,
+                      PlanResults& results) {
+  for (const std::size_t i : selected) {
+    if (in.kept[i]) continue;
+    switch (shared.states[i].load()) {
+      case kDone:
+        if (const auto outcome = finished_run(in.out / in.plan.points[i].name)) {
+          results.outcomes[i] = {.stability = outcome->stability,
+                                 .events = outcome->events,
+                                 .simulated_seconds = outcome->simulated_seconds};
+          results.ran[i] = 1;
+          results.measured[i] = 1;
+        } else {
+          results.errors[i] = "its process ended but its folder holds no complete run";
+        }
+        break;
+      case kStopped:
+        results.measured[i] = 1;
+        results.outcomes[i].stopped_by =
+            stop_requested() == StopReason::none ? StopReason::interrupt : stop_requested();
+        break;
+      case kFailed: results.errors[i] = shared.errors[i].data(); break;
+      default: break;  // not started: a stop came first
+    }
+  }
+}
+
 }  // namespace
 
 PlanResults run_forked_grid(const ForkedGridInput& in) {
@@ -363,30 +393,7 @@ PlanResults run_forked_grid(const ForkedGridInput& in) {
     if (!done) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   progress.reset();  // the bar's line is cleared before anything else is printed
-
-  for (const std::size_t i : selected) {
-    if (in.kept[i]) continue;
-    switch (shared.states[i].load()) {
-      case kDone:
-        if (const auto outcome = finished_run(in.out / points[i].name)) {
-          results.outcomes[i] = {.stability = outcome->stability,
-                                 .events = outcome->events,
-                                 .simulated_seconds = outcome->simulated_seconds};
-          results.ran[i] = 1;
-          results.measured[i] = 1;
-        } else {
-          results.errors[i] = "its process ended but its folder holds no complete run";
-        }
-        break;
-      case kStopped:
-        results.measured[i] = 1;
-        results.outcomes[i].stopped_by =
-            stop_requested() == StopReason::none ? StopReason::interrupt : stop_requested();
-        break;
-      case kFailed: results.errors[i] = shared.errors[i].data(); break;
-      default: break;  // not started: a stop came first
-    }
-  }
+  collect_outcomes(in, shared, selected, results);
   return results;
 }
 

@@ -57,7 +57,8 @@ struct ForkedGridInput {
   int jobs = 1;
   double threshold = 10.0;
   std::optional<sim::Duration> crash_at;
-  bool profile = false;  // --profile: each point's perf.json charges its events to components (run_profile.h)
+  bool profile =
+      false;  // --profile: each point's perf.json charges its events to components (cli/report/run_profile.h)
   bool progress = true;  // a bar on a terminal, else a line per point
 };
 

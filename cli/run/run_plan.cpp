@@ -16,19 +16,19 @@
 #include "analysis/atomic_file.h"
 #include "analysis/plots.h"
 #include "analysis/report.h"
-#include "cli/run/forked_grid.h"
-#include "cli/report/grid_files.h"
-#include "cli/run/grid_progress.h"
-#include "cli/report/grid_report.h"
-#include "cli/report/plot_folder.h"
 #include "cli/folder/printable.h"
-#include "cli/run/published_verdict.h"
-#include "cli/run/run_chain.h"
 #include "cli/folder/run_files.h"
 #include "cli/folder/run_folder.h"
-#include "cli/run/run_point.h"
 #include "cli/folder/staged_folder.h"
 #include "cli/folder/stop.h"
+#include "cli/report/grid_files.h"
+#include "cli/report/grid_report.h"
+#include "cli/report/plot_folder.h"
+#include "cli/run/forked_grid.h"
+#include "cli/run/grid_progress.h"
+#include "cli/run/published_verdict.h"
+#include "cli/run/run_chain.h"
+#include "cli/run/run_point.h"
 #include "cli/run/warmup_group.h"
 
 namespace ckptsim::cli {
@@ -253,14 +253,14 @@ int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, cons
   for (const scenarios::GridPoint& point : plan.points) names.push_back(point.name);
   const std::vector<std::string> records = point_records(plan, options);
   const bool partial = !options.selected.empty();
-  // A chain's points depend on each other: none is kept from an earlier run (run_folder.h).
+  // A chain's points depend on each other: none is kept from an earlier run (cli/folder/run_folder.h).
   const std::vector<std::optional<KeptPoint>> kept =
       prepare_output(out, names, records, plan.is_grid() && !plan.chained);
-  if (plan.is_grid()) retire_earlier_grid_files(out, names, kept);  // grid_files.h
-  // A share of a grid records the whole grid first, for `ckptsim report` (grid_report.h).
+  if (plan.is_grid()) retire_earlier_grid_files(out, names, kept);  // cli/report/grid_files.h
+  // A share of a grid records the whole grid first, for `ckptsim report` (cli/report/grid_report.h).
   if (partial) write_grid_record(out, plan, options.title, options.threshold, options.scenario_file);
 
-  // A single run is written beside `out` and put in its place with its plots (staged_folder.h).
+  // A single run is written beside `out` and put in its place with its plots (cli/folder/staged_folder.h).
   std::optional<StagedFolder> staged;
   if (!plan.is_grid()) staged.emplace(out);
   const std::filesystem::path dir = staged ? staged->path() : out;

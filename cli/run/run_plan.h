@@ -5,7 +5,7 @@
 // processes that share warmups (forked_grid.h). Points are independent
 // simulations, so the files a point writes do not depend on --jobs; the
 // grid's summary.csv, report.txt and plots are written after all points from
-// the point folders (grid_report.h).
+// the point folders (cli/report/grid_report.h).
 #pragma once
 
 #include <filesystem>
@@ -22,7 +22,7 @@ struct PlanOptions {
   bool quiet = false;
   double threshold = 10.0;
   std::optional<sim::Duration> crash_at;  // --crash-at, for every point
-  bool profile = false;                   // --profile, for every point (run_profile.h)
+  bool profile = false;                   // --profile, for every point (cli/report/run_profile.h)
   std::string title = "ckptsim";          // the plots' title: the scenario's name
   bool overridden = false;                // --set / --preset-file given: the verdict says it is not the published setup
   std::string scenario_file;  // the scenario's file as run.json and grid.json record it (scenario_file_from)

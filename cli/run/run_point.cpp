@@ -11,14 +11,14 @@
 #include <vector>
 
 #include "analysis/csv.h"
+#include "cli/folder/run_files.h"
+#include "cli/folder/stop.h"
+#include "cli/host/machine.h"
 #include "cli/report/aggregate_log.h"
 #include "cli/report/backend_waits.h"
 #include "cli/report/crash_report.h"
-#include "cli/host/machine.h"
-#include "cli/folder/run_files.h"
 #include "cli/report/run_profile.h"
 #include "cli/report/run_summary.h"
-#include "cli/folder/stop.h"
 #include "cli/report/table_csv.h"
 #include "models/disk/throttled_volume.h"
 #include "models/pgbench/pgbench.h"

@@ -7,7 +7,7 @@
 // (run.json names the scenario's file as well, where it lies).
 // A stop request ends the run after the current interval: its rows are
 // committed and summary.json says "complete": false.
-// This is the composition root: the only place that wires the layers together.
+// The host it runs on is Machine (cli/host/machine.h), which wires the layers together.
 #pragma once
 
 #include <atomic>
@@ -31,9 +31,9 @@ struct RunOptions {
   bool print_progress = false;              // pgbench -P lines on stdout
   double threshold = 10.0;                  // tps below which a second counts as a stall
   std::atomic<double>* fraction = nullptr;  // simulated progress 0..1, for a progress bar
-  std::string record;                       // run.json: the recorded settings (run_folder.h)
-  std::optional<sim::Duration> crash_at;    // --crash-at: a power loss then (crash_report.h)
-  bool profile = false;                     // --profile: events and wall time per component (run_profile.h)
+  std::string record;                       // run.json: the recorded settings (cli/folder/run_folder.h)
+  std::optional<sim::Duration> crash_at;    // --crash-at: a power loss then (cli/report/crash_report.h)
+  bool profile = false;                     // --profile: events and wall time per component (cli/report/run_profile.h)
 };
 
 RunOutcome run_point(const scenarios::Scenario& scenario, const std::filesystem::path& dir, const RunOptions& options);

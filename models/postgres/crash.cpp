@@ -1,7 +1,8 @@
 // models/postgres/crash.cpp
 //
 // Server::crash_state: reads the WAL, the relations' files and the buffer
-// pool as they stand, without changing anything or taking simulated time.
+// pool as they stand, without changing anything or taking simulated time;
+// and the recovery estimate from it.
 #include "models/postgres/server.h"
 
 namespace ckptsim::postgres {
@@ -25,6 +26,15 @@ CrashState Server::crash_state() const {
   }
   for (BufferId id = 0; id < pool_.size(); ++id) c.dirty_shared_buffers += pool_.desc(id).dirty;
   return c;
+}
+
+RecoveryEstimate estimate_recovery(const CrashState& c, double wal_read_bytes_per_s, double page_read_s) {
+  RecoveryEstimate e;
+  e.page_reads = c.full_page_writes ? 0 : c.redo.first_changes;
+  e.wal_read_s = static_cast<double>(c.redo_bytes()) / wal_read_bytes_per_s;
+  e.replay_cpu_s = static_cast<double>(c.redo.records) * kReplayCpuPerRecordS;
+  e.page_reads_s = static_cast<double>(e.page_reads) * page_read_s;
+  return e;
 }
 
 }  // namespace ckptsim::postgres

@@ -49,4 +49,33 @@ struct CrashState {
   std::int64_t redo_bytes() const { return durable_lsn > redo_lsn ? durable_lsn - redo_lsn : 0; }
 };
 
+// How long crash recovery would take: the startup process replaying the WAL
+// from the redo point to the end of the durable WAL, one record and one read
+// at a time (PostgreSQL 14 and earlier; 15's recovery_prefetch, which
+// overlaps the reads, is left out, so on 15+ it is an upper bound):
+// - reading the WAL sequentially;
+// - applying each record, at kReplayCpuPerRecordS;
+// - one random read per page whose first change since the redo point carries
+//   no full-page image: with full_page_writes on, none (the image replaces
+//   the page); off, every such page.
+// These add up: replay waits for each read. Left out: the end-of-recovery
+// checkpoint and the page cache's help (a power loss empties it).
+struct RecoveryEstimate {
+  std::int64_t page_reads = 0;
+  double wal_read_s = 0;
+  double replay_cpu_s = 0;
+  double page_reads_s = 0;
+  double total_s() const { return wal_read_s + replay_cpu_s + page_reads_s; }
+};
+
+// An assumption, not a measurement: the startup process's CPU per pgbench
+// record when its page is in shared buffers (the redo of a heap update or
+// insert, an index insert, a commit: heap_redo, btree_redo, xact_redo in
+// PostgreSQL; a few microseconds each on current hardware).
+inline constexpr double kReplayCpuPerRecordS = 5e-6;
+
+// The devices' part comes from the caller (models/disk/read_cost.h): the WAL
+// device's sequential rate and the data device's random read of one page.
+RecoveryEstimate estimate_recovery(const CrashState& c, double wal_read_bytes_per_s, double page_read_s);
+
 }  // namespace ckptsim::postgres

@@ -25,7 +25,7 @@ const fs::path kData = fs::path(CKPTSIM_SOURCE_DIR) / "tests" / "data";
 
 cli::DeviceFit fit(const std::string& file) {
   const cli::FioReport report = cli::read_fio_report(kData / file);
-  const scenarios::Plan plan = scenarios::load_plan(nlohmann::json::object(), fs::current_path());
+  const scenarios::Plan plan = scenarios::load_plan(scenarios::json::object());
   return cli::fit_device(report, plan.points.at(0).scenario.os, 1);
 }
 
@@ -98,7 +98,7 @@ TEST_CASE("calibrate: a gp3-like plateau is a throttled volume at its 3,000 IOPS
 // fio's JSON for what a shipped device preset does under the calibration jobs.
 std::string simulated_fio_json(const std::string& preset) {
   nlohmann::json doc = {{"hardware", {{"device", preset}}}};
-  const scenarios::Plan plan = scenarios::load_plan(doc, fs::current_path());
+  const scenarios::Plan plan = scenarios::load_plan(scenarios::json(doc));
   const scenarios::Scenario& sc = plan.points.at(0).scenario;
   const auto results = cli::run_calibration_jobs(sc.device, sc.os, 7, 3 * ckptsim::sim::kSecond);
   nlohmann::json out = {{"fio version", "fio-3.33"}, {"jobs", nlohmann::json::array()}};
@@ -113,7 +113,7 @@ std::string simulated_fio_json(const std::string& preset) {
 
 TEST_CASE("calibrate: a shipped HDD's own figures come back as an HDD within 15 % per job") {
   const cli::FioReport report = cli::parse_fio_report(simulated_fio_json("hdd-7200-sata"), "hdd.json");
-  const scenarios::Plan plan = scenarios::load_plan(nlohmann::json::object(), fs::current_path());
+  const scenarios::Plan plan = scenarios::load_plan(scenarios::json::object());
   const cli::DeviceFit f = cli::fit_device(report, plan.points.at(0).scenario.os, 1);
   CHECK(f.shape == cli::DeviceShape::Hdd);  // a random read takes a seek and a rotation
   CHECK(f.device.rpm == 7200);
@@ -147,7 +147,7 @@ TEST_CASE("calibrate: the preset file loads with --preset-file and is never writ
   const cli::CalibrateArgs args{.fio_json = (kData / "fio-gp3-hand.json").string(), .name = "gp3", .out = out.string()};
   REQUIRE(cli::command_calibrate(args) == 0);
   const scenarios::LoadOptions options{.sets = {}, .preset_files = {out}};
-  const scenarios::Plan plan = scenarios::load_plan(nlohmann::json::object(), dir, options);
+  const scenarios::Plan plan = scenarios::load_plan(scenarios::json::object(), options);
   const disk::DeviceConfig& d = plan.points.at(0).scenario.device;
   CHECK(d.kind == disk::Kind::Ssd);
   CHECK(d.mirrors == 1);         // every device key is written: the default raid1 preset does not show through

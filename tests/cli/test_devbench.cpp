@@ -15,7 +15,7 @@ namespace {
 
 os::DirectJobResult run_job(const std::string& preset, const std::string& job_name) {
   const nlohmann::json doc = {{"hardware", {{"device", preset}}}};
-  const scenarios::Scenario sc = scenarios::load_plan(doc, std::filesystem::current_path()).points.at(0).scenario;
+  const scenarios::Scenario sc = scenarios::load_plan(scenarios::json(doc)).points.at(0).scenario;
   for (const os::DirectJob& job : cli::devbench_jobs()) {
     if (job.name != job_name) continue;
     sim::Simulator sim;

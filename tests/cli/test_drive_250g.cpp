@@ -17,7 +17,7 @@ namespace {
 
 scenarios::Scenario with_device(const std::string& preset) {
   const nlohmann::json doc = {{"hardware", {{"device", preset}}}};
-  return scenarios::load_plan(doc, std::filesystem::current_path()).points.at(0).scenario;
+  return scenarios::load_plan(scenarios::json(doc)).points.at(0).scenario;
 }
 
 double drain(const scenarios::Scenario& sc, std::int64_t stride, bool ascending) {

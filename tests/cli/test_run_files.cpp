@@ -2,6 +2,7 @@
 // (cli/folder/run_files.h), and cli/'s folders include downward only.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -98,17 +99,33 @@ TEST_CASE("no string in cli/ or analysis/ but run_files.h spells a run folder's 
   CHECK(spelled == "");
 }
 
-TEST_CASE("cli/'s folders include downward only: main.cpp -> commands/ -> pages/, calibrate/ -> run/") {
-  const std::map<std::string, int> rank = {{"commands", 2}, {"pages", 1}, {"calibrate", 1}, {"run", 0}};
+// From the top: main.cpp -> commands/ -> run/ -> pages/, calibrate/, report/ -> host/, folder/. A folder
+// includes its own files and those of folders below it; folders of one rank do not include each other.
+TEST_CASE("cli/'s folders include downward only: commands/ -> run/ -> pages/, calibrate/, report/ -> host/, folder/") {
+  const std::map<std::string, int> rank = {{"commands", 3}, {"run", 2},  {"pages", 1}, {"calibrate", 1},
+                                           {"report", 1},   {"host", 0}, {"folder", 0}};
   const std::regex include(R"re(#include "cli/([a-z_]+)/)re");
   std::string upward;
   for (const auto& [folder, level] : rank) {
     for (const auto& [place, text] : source_lines(fs::path("cli") / folder)) {
       std::smatch m;
-      if (!std::regex_search(text, m, include)) continue;
+      if (!std::regex_search(text, m, include) || m[1].str() == folder) continue;
       const auto to = rank.find(m[1].str());
-      if (to == rank.end() || to->second > level) upward += place + ": " + text + "\n";
+      if (to == rank.end() || to->second >= level) upward += place + ": " + text + "\n";
     }
   }
   CHECK(upward == "");
+}
+
+TEST_CASE("every folder of cli/ is in the include order, and none holds more than 25 files") {
+  const std::vector<std::string> ranked = {"commands", "run", "pages", "calibrate", "report", "host", "folder"};
+  for (const auto& entry : fs::directory_iterator(kSource / "cli")) {
+    if (!entry.is_directory()) continue;
+    const std::string name = entry.path().filename().string();
+    CAPTURE(name);
+    CHECK(std::find(ranked.begin(), ranked.end(), name) != ranked.end());
+    std::size_t files = 0;
+    for (const auto& file : fs::directory_iterator(entry.path())) files += file.is_regular_file() ? 1 : 0;
+    CHECK(files <= 25);
+  }
 }

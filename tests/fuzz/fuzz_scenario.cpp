@@ -51,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   LoadOptions options;
   options.max_points = 16;  // a grid point resolves a whole scenario: keep each input fast
   try {
-    (void)load_plan_text(text, "fuzz.json", std::string(CKPTSIM_SOURCE_DIR) + "/scenarios", options);
+    (void)load_plan_text(text, "fuzz.json", options);
   } catch (const ScenarioError&) {
     // refused with messages: the expected outcome for most inputs
   }

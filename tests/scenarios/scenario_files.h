@@ -58,16 +58,14 @@ inline void use_source_presets() { ::setenv("CKPTSIM_HOME", CKPTSIM_SOURCE_DIR, 
 
 inline Plan load(const json& doc, const LoadOptions& options = {}) {
   use_source_presets();
-  return load_plan(doc, std::filesystem::temp_directory_path(), options);
+  return load_plan(doc, options);
 }
 
 // The messages of the ScenarioError that loading `doc` throws (empty if none).
-inline std::vector<std::string> errors_of(
-    const json& doc, const LoadOptions& options = {},
-    const std::filesystem::path& base_dir = std::filesystem::temp_directory_path()) {
+inline std::vector<std::string> errors_of(const json& doc, const LoadOptions& options = {}) {
   use_source_presets();
   try {
-    load_plan(doc, base_dir, options);
+    load_plan(doc, options);
   } catch (const ScenarioError& e) {
     return e.messages;
   }

@@ -9,9 +9,7 @@ using scenarios::json;
 
 namespace {
 
-json shown(const json& doc) {
-  return scenarios::applicable_settings(scenarios::load_plan(doc, ".").points.at(0).scenario);
-}
+json shown(const json& doc) { return scenarios::applicable_settings(scenarios::load_plan(doc).points.at(0).scenario); }
 
 }  // namespace
 

@@ -86,7 +86,7 @@ TEST_CASE("the preset list, then --preset-file files, are merged in order, under
       dir.write("more-cpus.json", R"({"hardware": {"cpus": 16}})")};
   use_source_presets();
   const json doc = {{"preset", {"box/e1-host"}}, {"hardware", {{"ram", "32GB"}}}};
-  const Plan plan = load_plan(doc, dir.path(), options);
+  const Plan plan = load_plan(doc, options);
   const Scenario& s = only(plan);
   CHECK(s.hardware.device == "nvme");       // fast-disk.json over box/e1-host
   CHECK(s.hardware.cpus == 16);             // more-cpus.json over fast-disk.json
@@ -174,7 +174,7 @@ TEST_CASE("an error in a shipped preset is reported with the preset's file") {
   ::setenv("CKPTSIM_HOME", home.path().c_str(), 1);
   std::vector<std::string> errors;
   try {
-    load_plan(json{{"postgres", {{"version", "9.6"}}}}, home.path());
+    load_plan(json{{"postgres", {{"version", "9.6"}}}});
   } catch (const ScenarioError& e) {
     errors = e.messages;
   }
@@ -216,7 +216,7 @@ TEST_CASE("a number too large for a double is an error with its place, not a JSO
   const std::string text = "{\n  \"seed\": 1, \"description\": \"1e999\",\n  \"os\": {\"vm.dirty_ratio\": 11e308}\n}";
   std::vector<std::string> errors;
   try {
-    load_plan_text(text, "s.json", ".");
+    load_plan_text(text, "s.json");
   } catch (const ScenarioError& e) {
     errors = e.messages;
   }
@@ -242,7 +242,7 @@ TEST_CASE("a preset list names shipped presets only: a file of one's own comes w
   // Given on the command line, the same file is read.
   LoadOptions options;
   options.preset_files = {dir.path() / "boxes/mine.json"};
-  const Plan plan = load_plan(json{{"pgbench", {{"clients", 2}}}}, dir.path(), options);
+  const Plan plan = load_plan(json{{"pgbench", {{"clients", 2}}}}, options);
   CHECK(plan.points.at(0).scenario.hardware.cpus == 2);
   options.preset_files = {dir.path() / "none.json"};
   CHECK(errors_of(json::object(), options) ==
@@ -270,7 +270,7 @@ TEST_CASE("a device preset's destage settings are read in their units and checke
              R"({"description": "d", "device": {"command_setup": "1ms", "destage_window": -1,
                  "destage_order": "elevator"}})");
   ::setenv("CKPTSIM_HOME", home.path().c_str(), 1);
-  const Plan plan = load_plan(json::object(), home.path());
+  const Plan plan = load_plan(json::object());
   const disk::DeviceConfig& d = plan.points.at(0).scenario.device;
   CHECK(d.command_setup == 300 * sim::kMicrosecond);
   CHECK(d.destage_window == 16);
@@ -281,7 +281,7 @@ TEST_CASE("a device preset's destage settings are read in their units and checke
   CHECK(shown["destage_order"] == "lba");
   std::vector<std::string> errors;
   try {
-    load_plan(json{{"hardware", {{"device", "nvme"}}}}, home.path());
+    load_plan(json{{"hardware", {{"device", "nvme"}}}});
   } catch (const ScenarioError& e) {
     errors = e.messages;
   }

@@ -14,7 +14,7 @@ const json kGrid = {{"grid", {{"postgres.checkpoint_sorting", {true, false}}}}};
 
 std::string error_of(const json& doc) {
   try {
-    scenarios::load_plan(doc, ".");
+    scenarios::load_plan(doc);
   } catch (const scenarios::ScenarioError& e) {
     return e.what();
   }
@@ -29,7 +29,7 @@ TEST_CASE("published figures are read by grid point, in the order written") {
                       {"points",
                        {{"checkpoint_sorting=false", {{"name", "unsorted"}, {"tps", 199}}},
                         {"checkpoint_sorting=true", {{"name", "sorted"}, {"tps", 757}, {"pct_below_10", 0.1}}}}}};
-  const scenarios::Plan plan = scenarios::load_plan(doc, ".");
+  const scenarios::Plan plan = scenarios::load_plan(doc);
   REQUIRE(plan.published.has_value());
   CHECK(plan.published->label == "E1 test");
   CHECK(plan.published->band_pct == 35);

@@ -1,0 +1,16 @@
+#include "cli/host/device_rig.h"
+
+#include "models/disk/make_device.h"
+
+namespace ckptsim::cli {
+
+DeviceRig::DeviceRig(const disk::DeviceConfig& device, const os::OsConfig& os, std::uint64_t seed)
+    : seed_(seed),
+      device_(disk::make_device(sim_, device, seed, "data")),
+      queue_(sim_, os, *device_, os.scheduler, "data") {}
+
+os::DirectJobResult DeviceRig::run(const os::DirectJob& job) { return os::run_direct_job(sim_, queue_, job, seed_); }
+
+os::DrainResult DeviceRig::run(const os::DrainJob& job) { return os::run_drain_job(sim_, queue_, job, seed_); }
+
+}  // namespace ckptsim::cli
