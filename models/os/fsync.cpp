@@ -33,7 +33,7 @@ sim::Task<> Kernel::sync_inode(OsTask& task, Inode& in, bool datasync) {
   const bool committed = co_await journal_.commit_for_sync(task, datasync ? in.datasync_tid : in.sync_tid);
   if (!committed && config_.barrier) {
     const auto held = in_layer(&task, IoLayer::Device);
-    co_await bdi(in).queue().flush_cache();
+    co_await devices_.of(in).queue().flush_cache();
   }
   ++counts_.fsyncs;
   counts_.fsync_time += sim_.now() - start;
@@ -57,7 +57,7 @@ sim::Task<> Kernel::sync_file_range(OsTask& task, FileId file, std::int64_t bloc
 
 sim::Task<> Kernel::fadvise_dontneed(OsTask& task, FileId file, std::int64_t block, std::int64_t count) {
   Inode& in = cache_.inode(file);
-  if (!bdi(in).queue().write_congested()) {
+  if (!devices_.of(in).queue().write_congested()) {
     co_await writepages_.write_range(
         in, {.range_start = block, .range_end = block + count, .reason = WbReason::Fadvise, .pid = task.pid});
   }

@@ -6,9 +6,11 @@
 //
 // Kernel is the facade; each part owns its state and is reached by calls:
 //   page_cache.*      block states, LRU reclaim, meminfo counters, page waits
-//   kernel.cpp        files and layout, read (readahead) and its completion, write (dirtying)
+//   kernel.cpp        boot, tasks, files and layout, truncate and unlink
+//   filemap.*         read (readahead) and its completion, write (dirtying)
 //   writepages.*      write_pages (write_cache_pages as ext4_da_writepages) and its completion
 //   bio_pool.h        the bios the page cache builds
+//   backing_devices.h the bdi list: one bdi per device, the data device's first
 //   bdi_writeback.*   per device: dirty-inode lists, the flusher (wb_writeback), bandwidth, iostat, its queue
 //   dirty_throttle.*  the dirty limits and balance_dirty_pages, one strategy per generation: IO-less (3.2+),
 //                     writer-writeback (3.0)
@@ -32,12 +34,14 @@
 #include <vector>
 
 #include "models/disk/device.h"
+#include "models/os/backing_devices.h"
 #include "models/os/bdi_writeback.h"
 #include "models/os/bio_pool.h"
 #include "models/os/block_queue.h"
 #include "models/os/dirty_limits.h"
 #include "models/os/dirty_throttle.h"
 #include "models/os/file_system.h"
+#include "models/os/filemap.h"
 #include "models/os/jbd2.h"
 #include "models/os/kernel_report.h"
 #include "models/os/md_raid1.h"
@@ -52,17 +56,7 @@
 
 namespace ckptsim::os {
 
-// What the kernel counts of its own system calls (the run's summary).
-struct SyscallCounts {
-  std::int64_t dirtied = 0, discarded = 0;  // blocks: dirtied by write(2), dropped dirty by truncate
-  std::int64_t read_hits = 0, read_misses = 0, readahead_blocks = 0;
-  std::int64_t peak_dirty = 0;  // blocks, Dirty + Writeback
-  std::int64_t fsyncs = 0;
-  sim::Duration fsync_time = 0, fsync_max = 0;
-  std::int64_t sync_file_ranges = 0;
-};
-
-class Kernel final : public FileSystem, private BioOwner {
+class Kernel final : public FileSystem {
  public:
   Kernel(sim::Simulator& sim, const OsConfig& config, const Memory& memory, disk::Device& data_device,
          disk::Device* wal_device /* nullptr: WAL on the data device */, std::uint64_t seed);
@@ -94,7 +88,6 @@ class Kernel final : public FileSystem, private BioOwner {
   bool check_accounting(std::string* why) const;
 
   // For tests and reports.
-  DirtyLimits dirty_limits() const { return throttle_->limits(); }
   std::int64_t dirty_pages() const { return cache_.dirty() * kPagesPerBlock; }
   std::int64_t writeback_pages() const { return cache_.writeback() * kPagesPerBlock; }
   std::int64_t cached_pages() const { return cache_.cached() * kPagesPerBlock; }
@@ -112,27 +105,11 @@ class Kernel final : public FileSystem, private BioOwner {
     co_return co_await writepages_.write_range(
         cache_.inode(file), {.nr_to_write = nr_to_write, .range_cyclic = true, .reason = WbReason::Background});
   }
-  BlockDevice& queue(Volume volume) { return bdis_[bdi_of(volume)]->queue(); }
-  const BlockDevice& queue(Volume volume) const { return bdis_[bdi_of(volume)]->queue(); }
-  // The volume's md array when it is layered as Linux 3.x does (os.md_layering "raid1d"), else null.
-  MdRaid1* md(Volume volume) {
-    for (MdRaid1* md : mds_) {
-      if (md == &queue(volume)) return md;
-    }
-    return nullptr;
-  }
+  BackingDevices& devices() { return devices_; }
 
  private:
-  // A request queue over `device`, or md with per-member queues and a raid1d task.
-  std::unique_ptr<BlockDevice> make_block_device(disk::Device& device, Scheduler scheduler, std::string name);
-  int bdi_of(Volume volume) const { return volume == Volume::Wal && bdis_.size() > 1 ? 1 : 0; }
-  BdiWriteback& bdi(const Inode& inode) { return *bdis_[static_cast<std::size_t>(inode.bdi)]; }
-
-  // kernel.cpp: a read's completion (mpage_end_io), and the read and write paths' helpers.
-  void bio_done(Bio& bio) override;
-  void bio_dispatched(Bio& bio) override;
-  sim::Task<bool> allocate_block(OsTask* task, Inode& inode, std::int64_t b);
-  void mark_inode_dirty(Inode& inode);
+  void add_backing_device(disk::Device& device, Scheduler scheduler, std::string name, WritebackHost& host,
+                          double initial_bw);
   // fsync.cpp
   sim::Task<> sync_inode(OsTask& task, Inode& inode, bool datasync);
 
@@ -140,14 +117,14 @@ class Kernel final : public FileSystem, private BioOwner {
   const OsConfig config_;  // a copy: callers may pass a temporary
   PageCache cache_;
   std::deque<OsTask> tasks_;
-  std::unique_ptr<DirtyThrottle> throttle_;          // the dirty limits, balance_dirty_pages of this kernel generation
-  std::vector<std::unique_ptr<BdiWriteback>> bdis_;  // data device, then the WAL device if it has one
-  std::vector<MdRaid1*> mds_;                        // md arrays among them
-  std::array<sim::Bytes, 2> next_extent_ = {0, 0};   // per volume, in sectors
+  std::unique_ptr<DirtyThrottle> throttle_;  // the dirty limits, balance_dirty_pages of this kernel generation
+  BackingDevices devices_;
+  std::array<sim::Bytes, 2> next_extent_ = {0, 0};  // per volume, in sectors
   BioPool bios_;
   Writepages writepages_;
   Jbd2Journal journal_;  // ext4's, on the data volume
   SyscallCounts counts_;
+  Filemap filemap_;  // read(2) and write(2)
   // Removed files whose block arrays wait for their last page to leave the
   // cache (a write under way when the file was removed).
   std::vector<FileId> removed_;

@@ -40,11 +40,12 @@ void Kernel::add_system_columns(sim::Table& system) {
       wb_started_[r] = now;
     }
   });
-  for (std::size_t i = 0; i < bdis_.size(); ++i) bdis_[i]->add_iostat_columns(system, i == 0 ? "data_" : "wal_");
+  for (std::size_t i = 0; i < devices_.size(); ++i)
+    devices_.at(i).add_iostat_columns(system, i == 0 ? "data_" : "wal_");
 }
 
 KernelReport Kernel::report() const {
-  const DirtyLimits limits = dirty_limits();
+  const DirtyLimits limits = throttle_->limits();
   KernelReport r;
   r.kernel = config_.kernel;
   r.page_cache_mb = mb(page_cache_capacity_pages());
@@ -78,7 +79,7 @@ KernelReport Kernel::report() const {
   r.journal_handle_waits = journal.handle_waits;
   r.journal_locked_seconds = sim::to_seconds(journal.locked_time);
   r.journal_locked_max_ms = ms(journal.locked_max);
-  for (std::size_t i = 0; i < bdis_.size(); ++i) r.devices.push_back(bdis_[i]->report(i == 0 ? "data" : "wal"));
+  for (std::size_t i = 0; i < devices_.size(); ++i) r.devices.push_back(devices_.at(i).report(i == 0 ? "data" : "wal"));
   return r;
 }
 
@@ -104,7 +105,7 @@ bool Kernel::check_accounting(std::string* why) const {
   }
   // And the devices wrote exactly those blocks, plus the journal.
   std::int64_t sectors = 0;
-  for (const auto& bdi : bdis_) sectors += bdi->queue().sectors_written();
+  for (std::size_t i = 0; i < devices_.size(); ++i) sectors += devices_.at(i).queue().sectors_written();
   const std::int64_t journal_sectors = journal_.report().sectors;
   if (sectors != done * kSectorsPerBlock + journal_sectors) {
     if (why) {

@@ -35,7 +35,7 @@ std::vector<std::pair<std::int64_t, std::int64_t>> volatile_blocks(const disk::D
 std::vector<std::int64_t> Kernel::unstable_blocks(FileId file, std::int64_t from, std::int64_t to) const {
   const Inode& ino = cache_.inode(file);
   to = std::min(to, ino.max_blocks);
-  const auto volatile_ranges = volatile_blocks(bdis_[static_cast<std::size_t>(ino.bdi)]->queue().device(), ino);
+  const auto volatile_ranges = volatile_blocks(devices_.of(ino).queue().device(), ino);
   std::vector<std::int64_t> unstable;
   auto next_range = volatile_ranges.begin();
   for (std::int64_t b = std::max<std::int64_t>(from, 0); b < to; ++b) {
@@ -48,7 +48,7 @@ std::vector<std::int64_t> Kernel::unstable_blocks(FileId file, std::int64_t from
 }
 
 bool Kernel::fsync_is_durable(FileId file) const {
-  const disk::Device& device = bdis_[static_cast<std::size_t>(cache_.inode(file).bdi)]->queue().device();
+  const disk::Device& device = devices_.of(cache_.inode(file)).queue().device();
   return config_.barrier || !device.info().volatile_cache;
 }
 

@@ -264,7 +264,7 @@ void Writepages::bio_done(Bio& bio) {
     cache_.left_device(in, b, true);
     cache_.end_writeback(in, b);
     ++completed_;
-    bdis_[static_cast<std::size_t>(in.bdi)]->block_written();
+    devices_.of(in).block_written();
     if (b >= in.size && !block.has(kDirty)) cache_.release(in, b);  // truncated while being written
     cache_.wake_up_page(in.id, b);
   }

@@ -39,6 +39,7 @@
 #include <memory>
 #include <vector>
 
+#include "models/os/backing_devices.h"
 #include "models/os/bdi_writeback.h"
 #include "models/os/bio_pool.h"
 #include "models/os/jbd2.h"
@@ -58,10 +59,10 @@ inline bool journaled(const Jbd2Journal& journal, const Inode& inode) { return j
 
 class Writepages final : public WritebackHost, public OrderedDataWriter, private BioOwner {
  public:
-  // `bdis` by the inodes' bdi index; `tasks` by pid - 1 (whose clocks the waits run on).
-  Writepages(const OsConfig& config, PageCache& cache, Jbd2Journal& journal, BioPool& bios,
-             const std::vector<std::unique_ptr<BdiWriteback>>& bdis, std::deque<OsTask>& tasks)
-      : config_(config), cache_(cache), journal_(journal), bios_(bios), bdis_(bdis), tasks_(tasks) {}
+  // `tasks` by pid - 1 (whose clocks the waits run on).
+  Writepages(const OsConfig& config, PageCache& cache, Jbd2Journal& journal, BioPool& bios, BackingDevices& devices,
+             std::deque<OsTask>& tasks)
+      : config_(config), cache_(cache), journal_(journal), bios_(bios), devices_(devices), tasks_(tasks) {}
   Writepages(const Writepages&) = delete;
   Writepages& operator=(const Writepages&) = delete;
 
@@ -89,7 +90,7 @@ class Writepages final : public WritebackHost, public OrderedDataWriter, private
   sim::Task<> wait_on_page_writeback(Pass& pass, std::int64_t b);
   void map_delayed_block(Inode& inode, std::int64_t b);
   void write_block(Pass& pass, std::int64_t b, bool joins);
-  BlockDevice& queue(const Inode& inode) { return bdis_[static_cast<std::size_t>(inode.bdi)]->queue(); }
+  BlockDevice& queue(const Inode& inode) { return devices_.of(inode).queue(); }
   void bio_done(Bio& bio) override;
   void bio_dispatched(Bio& bio) override;
 
@@ -97,7 +98,7 @@ class Writepages final : public WritebackHost, public OrderedDataWriter, private
   PageCache& cache_;
   Jbd2Journal& journal_;
   BioPool& bios_;
-  const std::vector<std::unique_ptr<BdiWriteback>>& bdis_;
+  BackingDevices& devices_;
   std::deque<OsTask>& tasks_;
   std::array<std::int64_t, static_cast<std::size_t>(WbReason::Count)> started_{};
   std::int64_t completed_ = 0;

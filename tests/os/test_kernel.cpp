@@ -31,7 +31,7 @@ TEST_CASE("dirty thresholds of the 16 GiB box match section 2.2 for each profile
   for (const char* kernel : {"linux-3.0", "linux-3.2"}) {
     CAPTURE(kernel);
     Machine m(profile(kernel), kBox16);
-    const DirtyLimits l = m.kernel.dirty_limits();
+    const DirtyLimits l = m.kernel.throttle().limits();
     CHECK(gib(l.dirtyable) == doctest::Approx(15.5));
     CHECK(gib(l.background) == doctest::Approx(1.55).epsilon(0.001));
     CHECK(gib(l.thresh) == doctest::Approx(3.1).epsilon(0.001));
@@ -40,7 +40,7 @@ TEST_CASE("dirty thresholds of the 16 GiB box match section 2.2 for each profile
   // >= 3.14: anon not dirtyable and the high watermark (24 MiB at 16 GiB) is reserved:
   // X = 11.5 GiB - 24 MiB, "~11 GiB, B ~1.1, T ~2.2" in the reference.
   Machine m(profile("linux-modern"), kBox16);
-  const DirtyLimits l = m.kernel.dirty_limits();
+  const DirtyLimits l = m.kernel.throttle().limits();
   CHECK(gib(l.dirtyable) == doctest::Approx(11.5 - 24.0 / 1024));
   CHECK(gib(l.thresh) == doctest::Approx(0.2 * (11.5 - 24.0 / 1024)).epsilon(0.001));
 }
@@ -64,7 +64,7 @@ TEST_CASE("a read hit takes no time; a miss reads the device; a second reader wa
   const sim::Duration hit = m.run([&]() -> sim::Task<> { co_await m.kernel.read(a, f, 500); });
   CHECK(hit == 0);
   // Two tasks read the same cold block at once: one device read.
-  const auto reads_before = m.kernel.queue(Volume::Data).stats().reads;
+  const auto reads_before = m.kernel.devices().queue(Volume::Data).stats().reads;
   sim::Time b_done = -1;
   m.sim.spawn([](Kernel& k, OsTask& t, FileId file, sim::Simulator& s, sim::Time& done) -> sim::Process {
     co_await k.read(t, file, 700);
@@ -73,7 +73,7 @@ TEST_CASE("a read hit takes no time; a miss reads the device; a second reader wa
   m.run([&]() -> sim::Task<> { co_await m.kernel.read(a, f, 700); });
   m.sim.run_until(m.sim.now() + sim::kSecond);
   CHECK(b_done > 0);
-  CHECK(m.kernel.queue(Volume::Data).stats().reads - reads_before == 1);
+  CHECK(m.kernel.devices().queue(Volume::Data).stats().reads - reads_before == 1);
 }
 
 TEST_CASE("a sequential reader triggers readahead: far fewer device reads than blocks") {
@@ -84,7 +84,7 @@ TEST_CASE("a sequential reader triggers readahead: far fewer device reads than b
     for (std::int64_t b = 0; b < 1024; ++b) co_await m.kernel.read(t, f, b);
   });
   // read_ahead_kb 128 = 16 blocks per window once grown: about 1024 / 16 requests.
-  const auto reads = m.kernel.queue(Volume::Data).stats().reads;
+  const auto reads = m.kernel.devices().queue(Volume::Data).stats().reads;
   CHECK(reads <= 1024 / 16 + 8);
   CHECK(m.kernel.cached_pages() == 2048);
 }
@@ -115,7 +115,7 @@ TEST_CASE("a writer faster than the device settles near the limit, is paused, an
     Machine m(c, kSmall, FakeDeviceConfig{.fixed = 100 * sim::kMicrosecond, .bytes_per_second = 20.0 * sim::kMiB});
     OsTask& t = m.kernel.new_task("writer");
     const FileId f = m.kernel.create("table", Volume::Data, 0, 262144);  // up to 2 GiB
-    const DirtyLimits l = m.kernel.dirty_limits();
+    const DirtyLimits l = m.kernel.throttle().limits();
     std::int64_t max_dirty = 0;
     double late_sum = 0;
     int late_n = 0;
@@ -284,9 +284,9 @@ TEST_CASE("a removed file's block array is freed once no page of it is under I/O
   m.sim.run_until(m.sim.now() + 10 * sim::kSecond);
   CHECK(m.kernel.writeback_pages() == 0);
   m.kernel.remove(g);
-  CHECK(m.kernel.removed_files_pending() == 1);  // f's writes are done, but it is still on the flusher's b_dirty
+  CHECK(m.kernel.removed_files_pending() == 1);      // f's writes are done, but it is still on the flusher's b_dirty
   m.sim.run_until(m.sim.now() + 40 * sim::kSecond);  // kupdate's visit finds it clean and drops it from the list
-  m.kernel.remove(h);  // the next removal finds f idle: all go
+  m.kernel.remove(h);                                // the next removal finds f idle: all go
   CHECK(m.kernel.removed_files_pending() == 0);
   CHECK(m.kernel.cached_blocks(f, 0, 64) == 0);
   CHECK(m.kernel.cached_pages() == 0);
@@ -295,7 +295,7 @@ TEST_CASE("a removed file's block array is freed once no page of it is under I/O
 TEST_CASE("a file's page-cache entries are made as it grows, within room reserved for its extent: none ever moves") {
   sim::Simulator sim;
   Inode in(sim, 3, "base/16384/16385", Volume::Data, 131072);  // a 1 GB segment's extent
-  CHECK(in.blocks.empty());                                   // no entry before the file has blocks
+  CHECK(in.blocks.empty());                                    // no entry before the file has blocks
   in.grow(8);
   REQUIRE(in.blocks.size() == 8);
   const CachedBlock* first = &in.blocks[0];

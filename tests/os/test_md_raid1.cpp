@@ -272,7 +272,7 @@ TEST_CASE("md raid1d under the kernel: fsync writes through raid1d, flushes both
                                static_cast<RecordingDevice*>(members[1].get())};
   disk::Raid1 array(sim, std::move(members));
   Kernel kernel(sim, c, Memory{1 * sim::kGiB, 0}, array, nullptr, 1);
-  MdRaid1* md = kernel.md(Volume::Data);
+  MdRaid1* md = kernel.devices().md(Volume::Data);
   REQUIRE(md != nullptr);
   OsTask& backend = kernel.new_task("backend");
   CHECK(md->raid1d_pid() == 1);  // the kernel's md0_raid1d task came first, then jbd2's kjournald2
