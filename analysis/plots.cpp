@@ -416,33 +416,18 @@ std::string plot_run(const std::filesystem::path& run_dir, const std::string& ti
   return {};
 }
 
-void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeries>& points, const std::string& title,
-               const GridPlotNames& names) {
-  if (points.empty()) return;
-  std::vector<std::string> files;
-  for (const PlotSeries& p : points) files.push_back(relative_to(p.csv, grid_dir));
-  const bool bars = std::all_of(points.begin(), points.end(), [](const PlotSeries& p) { return p.stability; });
-  std::vector<std::string> outputs = {names.overlay_png, names.overlay_svg, names.grid_png};
-  if (bars) outputs.push_back(names.stability_png);
+namespace {
 
-  std::string script =
-      preamble(names.script, "tps over time of every point of a grid", fmt::format("{}", fmt::join(outputs, ", ")));
-  script += fmt::format("set title {}\n\n", gp_quote(title));
-  script +=
-      "# The overlay: each point's tps thin, and bold its exponential moving average over\n"
-      "# ma_span intervals (gnuplot -e 'ma_span=1' " +
-      names.script +
-      " draws the raw lines only).\n"
-      "if (!exists(\"ma_span\")) ma_span = 10\n"
-      "ma_a = ma_span > 1 ? 2.0 / (ma_span + 1) : 1\n"
-      "ema(x) = (ema_v = column(0) == 0 ? x : ma_a * x + (1 - ma_a) * ema_v, ema_v)\n"
-      "set key outside below vertical maxcols 1 font ',9'\n";  // one column: long point names fit
+// The overlay's plot commands: every point's tps thin and its moving average bold, its
+// height in `height`.
+std::string grid_overlay(const std::vector<PlotSeries>& points, const std::vector<std::string>& files,
+                         const std::string& title, int& height) {
   // At most kOverlayLines lines to a panel: beyond that the colours repeat and
   // no line can be followed, so the points are dealt into panels stacked on
   // shared axes (small multiples of overlays), each with its own key.
   const std::size_t panels = (points.size() + kOverlayLines - 1) / kOverlayLines;
   const std::size_t per_panel = (points.size() + panels - 1) / panels;
-  const int overlay_height = static_cast<int>(panels) * (kHeight + 18 * static_cast<int>(per_panel));
+  height = static_cast<int>(panels) * (kHeight + 18 * static_cast<int>(per_panel));
   std::string overlay;
   if (panels > 1) {
     overlay += "stats_x = 0\n";
@@ -469,11 +454,14 @@ void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeri
     overlay += "\n";
   }
   if (panels > 1) overlay += "unset multiplot\nset xrange [*:*]\nset yrange [0:*]\nset title " + gp_quote(title) + "\n";
-  script += terminal("pngcairo", overlay_height, names.overlay_png) + overlay;
-  script += "\n" + terminal("svg", overlay_height, names.overlay_svg) + overlay;
-  script += "unset output\nset key default\nset key autotitle columnhead\n\n";
+  return overlay;
+}
 
-  script += "# Small multiples: one panel per point, two columns, on shared axes so that they compare at a glance.\n";
+// Small multiples: one panel per point.
+std::string grid_small_multiples(const std::vector<PlotSeries>& points, const std::vector<std::string>& files,
+                                 const std::string& title, const GridPlotNames& names) {
+  std::string script =
+      "# Small multiples: one panel per point, two columns, on shared axes so that they compare at a glance.\n";
   script += "xmax = 0\nymax = 0\n";
   for (const std::string& file : files) {
     script += fmt::format("stats {} using (column(\"time_s\")):(column(\"tps\")) nooutput\n", gp_quote(file));
@@ -490,50 +478,89 @@ void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeri
     script += fmt::format("set title {}\nplot {}\n", gp_quote(points[i].title), series_of(files[i], "tps", ""));
   }
   script += "unset multiplot\nunset output\nunset object\nunset arrow\nunset label\nset xrange [*:*]\n";
+  return script;
+}
 
-  if (bars) {
-    // Many bars: numbered, the names listed beside the charts, so that no
-    // two labels collide however long the names.
-    const bool numbered = points.size() > kNamedBars;
-    script += "\n# The grid's stability figures, one bar per point.\n$stability << EOD\n";
-    std::string legend;  // "1  name\n2  name...", a gnuplot double-quoted string
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      const PlotSeries& p = points[i];
-      std::string label = numbered ? std::to_string(i + 1) : p.title;  // a datablock field in double quotes
-      std::replace(label.begin(), label.end(), '"', '\'');
-      script += fmt::format("\"{}\" {} {} {}\n", label, p.stability->tps_mean, p.stability->tps_stddev,
-                            p.stability->pct_below_threshold);
-      std::string name;
-      for (char c : p.title) name += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
-      legend += fmt::format("{}{}  {}", i > 0 ? "\\n" : "", i + 1, name);
-    }
-    script += "EOD\n";
-    const int bars_height = std::max(2 * kGridPanelHeight + 160, 14 * static_cast<int>(points.size()) + 160);
-    if (numbered) {
-      script += fmt::format("set terminal pngcairo size {},{} noenhanced\nset output \"{}\".suffix\n", 2 * kWidth,
-                            bars_height, names.stability_png);
-      script += fmt::format(
-          "set rmargin at screen 0.55\nset label 1000 \"{}\" at screen 0.57, screen 0.94 left "
-          "font ',8' noenhanced\n",
-          legend);
-    } else {
-      script += terminal("pngcairo", bars_height, names.stability_png);
-    }
-    script += fmt::format(
-        "set datafile separator whitespace\nset key noautotitle\n"  // the first row is data, not a header
-        "set multiplot layout 2,1 title {}\nset style fill solid 0.6 border -1\nset boxwidth 0.6\n"
-        "set xrange [-0.6:{}]\nset yrange [0:*]\nset xlabel ''\n{}\n"
-        "set title 'tps mean ± stddev over the intervals'\nset ylabel 'tps'\n"
-        "plot $stability using 0:2:3:xtic(1) with boxerrorbars notitle\n"
-        "unset label 1000\n"
-        "set title sprintf('percent of intervals below %g tps', {})\nset ylabel '%'\nset yrange [0:100]\n"
-        "plot $stability using 0:4:xtic(1) with boxes notitle\n"
-        "unset multiplot\nunset output\nunset rmargin\nset datafile separator \",\"\nset key autotitle columnhead\n",
-        gp_quote(title), static_cast<double>(points.size()) - 0.4,
-        numbered ? "set xtics norotate noenhanced font ',9'\nset xlabel 'point (numbered as listed on the right)'"
-                 : "set xtics rotate by -15 left noenhanced font ',9'",
-        points.front().stability->threshold);
+// The grid's stability figures as bar charts (every point has them).
+std::string grid_stability_bars(const std::vector<PlotSeries>& points, const std::string& title,
+                                const GridPlotNames& names) {
+  // Many bars: numbered, the names listed beside the charts, so that no
+  // two labels collide however long the names.
+  const bool numbered = points.size() > kNamedBars;
+  std::string script = "\n# The grid's stability figures, one bar per point.\n$stability << EOD\n";
+  std::string legend;  // "1  name\n2  name...", a gnuplot double-quoted string
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const PlotSeries& p = points[i];
+    std::string label = numbered ? std::to_string(i + 1) : p.title;  // a datablock field in double quotes
+    std::replace(label.begin(), label.end(), '"', '\'');
+    script += fmt::format("\"{}\" {} {} {}\n", label, p.stability->tps_mean, p.stability->tps_stddev,
+                          p.stability->pct_below_threshold);
+    std::string name;
+    for (char c : p.title) name += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+    legend += fmt::format("{}{}  {}", i > 0 ? "\\n" : "", i + 1, name);
   }
+  script += "EOD\n";
+  const int bars_height = std::max(2 * kGridPanelHeight + 160, 14 * static_cast<int>(points.size()) + 160);
+  if (numbered) {
+    script += fmt::format("set terminal pngcairo size {},{} noenhanced\nset output \"{}\".suffix\n", 2 * kWidth,
+                          bars_height, names.stability_png);
+    script += fmt::format(
+        "set rmargin at screen 0.55\nset label 1000 \"{}\" at screen 0.57, screen 0.94 left "
+        "font ',8' noenhanced\n",
+        legend);
+  } else {
+    script += terminal("pngcairo", bars_height, names.stability_png);
+  }
+  script += fmt::format(
+      "set datafile separator whitespace\nset key noautotitle\n"  // the first row is data, not a header
+      "set multiplot layout 2,1 title {}\nset style fill solid 0.6 border -1\nset boxwidth 0.6\n"
+      "set xrange [-0.6:{}]\nset yrange [0:*]\nset xlabel ''\n{}\n"
+      "set title 'tps mean ± stddev over the intervals'\nset ylabel 'tps'\n"
+      "plot $stability using 0:2:3:xtic(1) with boxerrorbars notitle\n"
+      "unset label 1000\n"
+      "set title sprintf('percent of intervals below %g tps', {})\nset ylabel '%'\nset yrange [0:100]\n"
+      "plot $stability using 0:4:xtic(1) with boxes notitle\n"
+      "unset multiplot\nunset output\nunset rmargin\nset datafile separator \",\"\nset key autotitle columnhead\n",
+      gp_quote(title), static_cast<double>(points.size()) - 0.4,
+      numbered ? "set xtics norotate noenhanced font ',9'\nset xlabel 'point (numbered as listed on the right)'"
+               : "set xtics rotate by -15 left noenhanced font ',9'",
+      points.front().stability->threshold);
+  return script;
+}
+
+}  // namespace
+
+void plot_grid(const std::filesystem::path& grid_dir, const std::vector<PlotSeries>& points, const std::string& title,
+               const GridPlotNames& names) {
+  if (points.empty()) return;
+  std::vector<std::string> files;
+  for (const PlotSeries& p : points) files.push_back(relative_to(p.csv, grid_dir));
+  const bool bars = std::all_of(points.begin(), points.end(), [](const PlotSeries& p) { return p.stability; });
+  std::vector<std::string> outputs = {names.overlay_png, names.overlay_svg, names.grid_png};
+  if (bars) outputs.push_back(names.stability_png);
+
+  std::string script =
+      preamble(names.script, "tps over time of every point of a grid", fmt::format("{}", fmt::join(outputs, ", ")));
+  script += fmt::format("set title {}\n\n", gp_quote(title));
+  script +=
+      "# The overlay: each point's tps thin, and bold its exponential moving average over\n"
+      "# ma_span intervals (gnuplot -e 'ma_span=1' " +
+      names.script +
+      " draws the raw lines only).\n"
+      "if (!exists(\"ma_span\")) ma_span = 10\n"
+      "ma_a = ma_span > 1 ? 2.0 / (ma_span + 1) : 1\n"
+      "ema(x) = (ema_v = column(0) == 0 ? x : ma_a * x + (1 - ma_a) * ema_v, ema_v)\n"
+      "set key outside below vertical maxcols 1 font ',9'\n";  // one column: long point names fit
+  int overlay_height = 0;
+  const std::string overlay = grid_overlay(points, files, title, overlay_height);
+  script += terminal("pngcairo", overlay_height, names.overlay_png) + overlay;
+  script += '\n';  // apart, not "\n" + ...: GCC 12 sees a false -Wrestrict overlap in that once inlined
+  script += terminal("svg", overlay_height, names.overlay_svg) + overlay;
+  script += "unset output\nset key default\nset key autotitle columnhead\n\n";
+
+  script += grid_small_multiples(points, files, title, names);
+
+  if (bars) script += grid_stability_bars(points, title, names);
   write_file_atomically(grid_dir / names.script, script);
   if (gnuplot_available()) render(grid_dir, names.script, outputs);
 }

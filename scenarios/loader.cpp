@@ -414,6 +414,69 @@ std::string point_name(const std::vector<std::pair<std::string, json>>& values) 
 ScenarioError::ScenarioError(std::vector<std::string> all)
     : std::runtime_error(joined(all, "\n")), messages(std::move(all)) {}
 
+namespace {
+
+// Refuses a grid too large to hold before building it (each point resolves a whole scenario).
+void refuse_too_many_points(const std::vector<GridAxis>& axes, std::uint64_t max_points, Errors& errors) {
+  std::uint64_t points = 1;
+  bool overflow = false;
+  for (const GridAxis& axis : axes) overflow |= __builtin_mul_overflow(points, axis.values.size(), &points);
+  if (overflow || points > max_points) {
+    errors.add("/grid", (overflow ? std::string("more than 2^64") : std::to_string(points)) +
+                            " points is more than --max-points (" + std::to_string(max_points) +
+                            "); pass a larger --max-points to run it");
+    throw ScenarioError(errors.messages());
+  }
+}
+
+// The grid point where the odometer `at` stands: the axes' values laid over `base` and
+// resolved, with the warmup's settings beside when the reloadable values change them.
+GridPoint make_point(const std::vector<GridAxis>& axes, const std::vector<std::size_t>& at, const Layers& base,
+                     bool any_reloadable, std::uint64_t seed, const Schemas& schemas, PresetFiles& presets,
+                     Errors& errors) {
+  GridPoint point;
+  Layers layers = base;
+  Layers host_layers = base;  // without the reloadable axes: the warmup's
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    lay_axis_value(axes[i], at[i], layers);
+    if (!reloadable_axis(axes[i])) lay_axis_value(axes[i], at[i], host_layers);  // a bundle is never reloadable
+    point.values.emplace_back(axes[i].path, axes[i].values[at[i]]);
+  }
+  point.name = point_name(point.values);
+  if (point.name.size() > kMaxPointName) {
+    errors.add("/grid", "the point folder name \"" + point.name.substr(0, 60) + "...\" is " +
+                            std::to_string(point.name.size()) + " bytes, more than a file name can hold (" +
+                            std::to_string(kMaxPointName) + ")");
+    throw ScenarioError(errors.messages());
+  }
+  const std::size_t errors_before = errors.size();
+  point.scenario = resolve(std::move(layers), schemas, presets, errors);
+  point.scenario.seed = seed;
+  point.scenario.resolved["seed"] = seed;
+  if (any_reloadable && errors.size() == errors_before) {
+    // The warmup's settings; when they do not resolve alone (a check that
+    // spans settings), the point warms up with its own.
+    Errors host_errors;
+    Scenario host = resolve(std::move(host_layers), schemas, presets, host_errors);
+    host.seed = seed;
+    host.resolved["seed"] = seed;
+    if (host_errors.empty() && host.resolved != point.scenario.resolved) point.warmup_host = std::move(host);
+  }
+  return point;
+}
+
+// The errors, each once, in the order first given.
+std::vector<std::string> unique_messages(const Errors& errors) {
+  std::vector<std::string> unique;
+  std::set<std::string> seen;
+  for (const std::string& message : errors.messages()) {
+    if (seen.insert(message).second) unique.push_back(message);
+  }
+  return unique;
+}
+
+}  // namespace
+
 Plan load_plan(const json& doc, const LoadOptions& options) {
   if (!doc.is_object()) throw ScenarioError({"/: " + shown(doc) + " is not a scenario (a JSON object of sections)"});
   Errors errors;
@@ -444,50 +507,15 @@ Plan load_plan(const json& doc, const LoadOptions& options) {
   Plan plan;
   plan.warnings = std::move(warnings);
   for (const GridAxis& axis : axes) plan.grid_paths.push_back(axis.path);
-  // Refuse a grid too large to hold before building it (each point resolves a whole scenario).
-  std::uint64_t points = 1;
-  bool overflow = false;
-  for (const GridAxis& axis : axes) overflow |= __builtin_mul_overflow(points, axis.values.size(), &points);
-  if (overflow || points > options.max_points) {
-    errors.add("/grid", (overflow ? std::string("more than 2^64") : std::to_string(points)) +
-                            " points is more than --max-points (" + std::to_string(options.max_points) +
-                            "); pass a larger --max-points to run it");
-    throw ScenarioError(errors.messages());
-  }
+  refuse_too_many_points(axes, options.max_points, errors);
 
   // Odometer over the axes, the last one turning fastest.
   PresetFiles presets(project_home() / "scenarios" / "presets");
   std::vector<std::size_t> at(axes.size(), 0);
   std::map<std::string, std::string> resolved_points;  // a point's resolved settings as JSON text: its name
   for (;;) {
-    GridPoint point;
-    Layers layers = base;
-    Layers host_layers = base;  // without the reloadable axes: the warmup's
-    for (std::size_t i = 0; i < axes.size(); ++i) {
-      lay_axis_value(axes[i], at[i], layers);
-      if (!reloadable_axis(axes[i])) lay_axis_value(axes[i], at[i], host_layers);  // a bundle is never reloadable
-      point.values.emplace_back(axes[i].path, axes[i].values[at[i]]);
-    }
-    point.name = point_name(point.values);
-    if (point.name.size() > kMaxPointName) {
-      errors.add("/grid", "the point folder name \"" + point.name.substr(0, 60) + "...\" is " +
-                              std::to_string(point.name.size()) + " bytes, more than a file name can hold (" +
-                              std::to_string(kMaxPointName) + ")");
-      throw ScenarioError(errors.messages());
-    }
     const std::size_t errors_before = errors.size();
-    point.scenario = resolve(std::move(layers), schemas, presets, errors);
-    point.scenario.seed = seed;
-    point.scenario.resolved["seed"] = seed;
-    if (any_reloadable && errors.size() == errors_before) {
-      // The warmup's settings; when they do not resolve alone (a check that
-      // spans settings), the point warms up with its own.
-      Errors host_errors;
-      Scenario host = resolve(std::move(host_layers), schemas, presets, host_errors);
-      host.seed = seed;
-      host.resolved["seed"] = seed;
-      if (host_errors.empty() && host.resolved != point.scenario.resolved) point.warmup_host = std::move(host);
-    }
+    GridPoint point = make_point(axes, at, base, any_reloadable, seed, schemas, presets, errors);
     // Values written differently that resolve alike ("1GB" and "1024MB") would run one point twice.
     // (A point that did not resolve is not compared: its errors say why.)
     const auto [same, fresh] = resolved_points.emplace(point.scenario.resolved.dump(), point.name);
@@ -509,14 +537,7 @@ Plan load_plan(const json& doc, const LoadOptions& options) {
   plan.repeat = repeat.value_or(1);
   plan.points = repeated_points(std::move(plan.points), plan.repeat);
 
-  if (!errors.empty()) {
-    std::vector<std::string> unique;
-    std::set<std::string> seen;
-    for (const std::string& message : errors.messages()) {
-      if (seen.insert(message).second) unique.push_back(message);
-    }
-    throw ScenarioError(std::move(unique));
-  }
+  if (!errors.empty()) throw ScenarioError(unique_messages(errors));
   return plan;
 }
 

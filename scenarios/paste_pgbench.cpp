@@ -273,35 +273,14 @@ void apply(Command& command, const Option& option, const std::string& typed, con
   }
 }
 
-}  // namespace
-
-Pasted paste_pgbench_command(const std::string& text, const std::string& where, bool with_scale, Errors& errors) {
+// getopt_long over the words after the program name, from `i`: each option applied to
+// `command`, the other words kept in `positional`.
+void read_options(const std::vector<std::string>& words, std::size_t i, Command& command,
+                  std::vector<std::string>& positional, const std::string& where, bool with_scale, Errors& errors) {
   std::string problem;
-  const auto words = shell_words(text, problem);
-  if (!words) {
-    errors.add(where, problem);
-    return {};
-  }
-  std::size_t i = 0;
-  for (; i < words->size() && is_environment_assignment((*words)[i]); ++i) {
-    errors.add(where, "environment assignment \"" + (*words)[i] +
-                          "\" is refused: ckptsim runs no shell; the command starts with pgbench");
-  }
-  if (i == words->size()) {
-    errors.add(where, "no pgbench command (expected e.g. \"pgbench -c 4 -T 60\")");
-    return {};
-  }
-  const std::string& program = (*words)[i];
-  if (program != "pgbench" && !program.ends_with("/pgbench")) {
-    errors.add(where, "\"" + program + "\" is not pgbench: the command starts with pgbench (or a path to it)");
-    return {};
-  }
-  ++i;
-  Command command;
-  std::vector<std::string> positional;
   bool options_end = false;
-  for (; i < words->size(); ++i) {
-    const std::string& word = (*words)[i];
+  for (; i < words.size(); ++i) {
+    const std::string& word = words[i];
     if (options_end || word.size() < 2 || word[0] != '-') {
       positional.push_back(word);
       continue;
@@ -314,7 +293,7 @@ Pasted paste_pgbench_command(const std::string& text, const std::string& where, 
     const auto take_argument = [&](const std::string& typed, std::string glued,
                                    bool has_glued) -> std::optional<std::string> {
       if (has_glued) return glued;
-      if (i + 1 < words->size()) return (*words)[++i];
+      if (i + 1 < words.size()) return words[++i];
       errors.add(where + ": " + typed, "needs an argument");
       return std::nullopt;
     };
@@ -354,8 +333,10 @@ Pasted paste_pgbench_command(const std::string& text, const std::string& where, 
       break;
     }
   }
+}
 
-  // pgbench's own checks after getopt, with its words.
+// pgbench's own checks after getopt, with its words.
+void check_after_getopt(const Command& command, const std::string& where, Errors& errors) {
   if (command.scripts.size() > 1) {
     std::string list;
     for (const std::string& script : command.scripts) list += (list.empty() ? "" : ", ") + script;
@@ -389,6 +370,36 @@ Pasted paste_pgbench_command(const std::string& text, const std::string& where, 
   if (!command.unlimited_tries_where.empty() && !command.latency_limit && command.duration <= 0)
     errors.add(command.unlimited_tries_where,
                "an unlimited number of transaction tries can only be used with --latency-limit or a duration (-T)");
+}
+
+}  // namespace
+
+Pasted paste_pgbench_command(const std::string& text, const std::string& where, bool with_scale, Errors& errors) {
+  std::string problem;
+  const auto words = shell_words(text, problem);
+  if (!words) {
+    errors.add(where, problem);
+    return {};
+  }
+  std::size_t i = 0;
+  for (; i < words->size() && is_environment_assignment((*words)[i]); ++i) {
+    errors.add(where, "environment assignment \"" + (*words)[i] +
+                          "\" is refused: ckptsim runs no shell; the command starts with pgbench");
+  }
+  if (i == words->size()) {
+    errors.add(where, "no pgbench command (expected e.g. \"pgbench -c 4 -T 60\")");
+    return {};
+  }
+  const std::string& program = (*words)[i];
+  if (program != "pgbench" && !program.ends_with("/pgbench")) {
+    errors.add(where, "\"" + program + "\" is not pgbench: the command starts with pgbench (or a path to it)");
+    return {};
+  }
+  Command command;
+  std::vector<std::string> positional;
+  read_options(*words, i + 1, command, positional, where, with_scale, errors);
+
+  check_after_getopt(command, where, errors);
   if (command.log && command.aggregate_where.empty()) command.pasted.unmodelled.push_back("-l (a per-transaction log)");
   // The command fixes the run's length: the other of -T and -t no longer applies.
   if (!command.duration_where.empty())

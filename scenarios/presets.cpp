@@ -190,6 +190,32 @@ std::optional<std::string> read_json_text(const fs::path& file, const std::strin
   return text;
 }
 
+namespace {
+
+// "invalid JSON at line L, column C: reason" for a parse error in `text`.
+std::string parse_error_message(const std::string& text, const json::parse_error& e) {
+  // nlohmann reports a byte offset; count lines and columns ourselves.
+  std::size_t line = 1;
+  std::size_t column = 0;
+  const std::size_t end = std::min<std::size_t>(e.byte, text.size());
+  for (std::size_t i = 0; i < end; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 0;
+    } else {
+      ++column;
+    }
+  }
+  // Keep only the reason from "[json.exception...] parse error at line L, column C: reason".
+  std::string reason = e.what();
+  if (const auto at = reason.find("column "); at != std::string::npos) {
+    if (const auto colon = reason.find(": ", at); colon != std::string::npos) reason = reason.substr(colon + 2);
+  }
+  return "invalid JSON at line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + reason;
+}
+
+}  // namespace
+
 std::optional<json> parse_json_text(const std::string& text, const std::string& label, Errors& errors) {
   if (text.size() > kMaxJsonBytes) {
     errors.add(label, too_large_message());
@@ -245,25 +271,7 @@ std::optional<json> parse_json_text(const std::string& text, const std::string& 
     }
     return doc;
   } catch (const json::parse_error& e) {
-    // nlohmann reports a byte offset; count lines and columns ourselves.
-    std::size_t line = 1;
-    std::size_t column = 0;
-    const std::size_t end = std::min<std::size_t>(e.byte, text.size());
-    for (std::size_t i = 0; i < end; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 0;
-      } else {
-        ++column;
-      }
-    }
-    // Keep only the reason from "[json.exception...] parse error at line L, column C: reason".
-    std::string reason = e.what();
-    if (const auto at = reason.find("column "); at != std::string::npos) {
-      if (const auto colon = reason.find(": ", at); colon != std::string::npos) reason = reason.substr(colon + 2);
-    }
-    errors.add(label,
-               "invalid JSON at line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + reason);
+    errors.add(label, parse_error_message(text, e));
     return std::nullopt;
   } catch (const json::out_of_range&) {
     // A number literal past double's range (1e309): nlohmann throws out_of_range
