@@ -13,8 +13,10 @@
 
 namespace ckptsim::scenarios {
 
-// The device keys the other kind of device has: HDD mechanics and cache on an
-// SSD, flash geometry on an HDD; the controller's when there is none.
+// The device keys of the parts it has, from each part's rows
+// (settings_device.cpp): no HDD mechanics and cache on an SSD, no flash
+// geometry on an HDD, no controller keys but controller_cache when there is
+// none, no volume_* keys without a volume.
 json applicable_device_settings(const json& device, const disk::DeviceConfig& config);
 
 // The postgres keys the release has (guc.c's table of that release, as

@@ -48,23 +48,23 @@ void check_device_figures(const Layers& layers, const Scenario& s, Errors& error
   const disk::DeviceConfig& d = s.device;
   // Lee's seek curve (models/disk/seek_curve.h) runs through t1, ta and tf
   // in that order; out of order it has no shape an arm could have.
-  if (d.seek_single > d.seek_full) {
+  if (d.hdd.seek_single > d.hdd.seek_full) {
     // Blame the figure the scenario wrote, not the preset's.
     if (layers.has("device", "seek_full") && !layers.has("device", "seek_single")) {
       errors.add(device_origin(layers, d, "seek_full"),
-                 format_duration(d.seek_full) + " is below seek_single (" + format_duration(d.seek_single) + ", " +
-                     device_origin(layers, d, "seek_single") +
+                 format_duration(d.hdd.seek_full) + " is below seek_single (" + format_duration(d.hdd.seek_single) +
+                     ", " + device_origin(layers, d, "seek_single") +
                      "): a full stroke cannot take less time than a one-cylinder seek");
     } else {
       errors.add(device_origin(layers, d, "seek_single"),
-                 format_duration(d.seek_single) + " is above seek_full (" + format_duration(d.seek_full) + ", " +
-                     device_origin(layers, d, "seek_full") +
+                 format_duration(d.hdd.seek_single) + " is above seek_full (" + format_duration(d.hdd.seek_full) +
+                     ", " + device_origin(layers, d, "seek_full") +
                      "): a one-cylinder seek cannot take longer than a full stroke");
     }
-  } else if (d.seek_average < d.seek_single || d.seek_average > d.seek_full) {
+  } else if (d.hdd.seek_average < d.hdd.seek_single || d.hdd.seek_average > d.hdd.seek_full) {
     errors.add(device_origin(layers, d, "seek_average"),
-               format_duration(d.seek_average) + " is out of range (seek_single " + format_duration(d.seek_single) +
-                   " .. seek_full " + format_duration(d.seek_full) + ")");
+               format_duration(d.hdd.seek_average) + " is out of range (seek_single " +
+                   format_duration(d.hdd.seek_single) + " .. seek_full " + format_duration(d.hdd.seek_full) + ")");
   }
 }
 

@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <string_view>
 #include <vector>
 
 namespace ckptsim::scenarios {
@@ -52,26 +51,24 @@ disk::DeviceConfig read_device(const std::string& name, const Schemas& schemas, 
   return device;
 }
 
-// Settings under `prefix` (a cloud volume's, an instance's limits) are
-// shown only where they are in use: a host without them resolves as before
+// The rows of a part the host does not have (a cloud volume's, the
+// instance's limits) are left out: a host without them resolves as before
 // they existed.
-bool unused(const std::string& key, std::string_view prefix, bool in_use) { return !in_use && key.starts_with(prefix); }
+void erase_rows(json& section, const std::vector<std::string>& keys) {
+  for (const std::string& key : keys) section.erase(key);
+}
 
 json normalise_device(const disk::DeviceConfig& device, const Schemas& schemas) {
   json out = {{"name", device.name}, {"description", device.description}};
   const json settings = schemas.device.normalise(device);
-  for (const auto& [key, value] : settings.items()) {
-    if (!unused(key, "volume_", device.volume())) out[key] = value;
-  }
+  for (const auto& [key, value] : settings.items()) out[key] = value;
+  if (!device.volume.present()) erase_rows(out, part_keys(describe_volume, kVolumePrefix));
   return out;
 }
 
 json normalise_hardware(const HardwareConfig& hardware, const Schemas& schemas) {
-  json out = json::object();
-  const json settings = schemas.hardware.normalise(hardware);
-  for (const auto& [key, value] : settings.items()) {
-    if (!unused(key, "instance_", hardware.instance_limits().limited())) out[key] = value;
-  }
+  json out = schemas.hardware.normalise(hardware);
+  if (!hardware.instance.limited()) erase_rows(out, part_keys(describe_io_limits, kInstancePrefix));
   return out;
 }
 

@@ -48,26 +48,9 @@ struct HardwareConfig {
   std::string device = "raid1-hdd-7200";  // a preset in presets/device/
   std::string wal_device = "";            // "" = WAL on the data device
   // The instance's own EBS limits in front of all its volumes (AWS
-  // "Amazon EBS-optimized instances"), in the volume settings' units; 0 = none.
-  std::int64_t instance_iops = 0;
-  std::int64_t instance_burst_iops = 0;
-  std::int64_t instance_burst_credits = 0;
-  std::int64_t instance_iops_refill = 0;
-  sim::Bytes instance_mb_s = 0;
-  sim::Bytes instance_burst_mb_s = 0;
-  sim::Bytes instance_burst_bytes = 0;
-  sim::Bytes instance_mb_s_refill = 0;
-  double instance_burst_balance = 100;
-
-  disk::IoLimitsConfig instance_limits() const {
-    const double start = instance_burst_balance / 100.0;
-    disk::IoLimitsConfig limits;
-    limits.iops = {static_cast<double>(instance_iops), static_cast<double>(instance_burst_iops),
-                   static_cast<double>(instance_burst_credits), static_cast<double>(instance_iops_refill), start};
-    limits.bytes = {static_cast<double>(instance_mb_s), static_cast<double>(instance_burst_mb_s),
-                    static_cast<double>(instance_burst_bytes), static_cast<double>(instance_mb_s_refill), start};
-    return limits;
-  }
+  // "Amazon EBS-optimized instances"), in the volume settings' units
+  // (instance_iops, ...); none by default.
+  disk::IoLimitsConfig instance;
 };
 
 struct Scenario {

@@ -11,7 +11,9 @@
 // key (with the nearest known name), a value of the wrong type or unit, a
 // value out of range. Each message names where the value came from (see
 // Origins), the value as written, and what was expected. normalise() prints
-// a config back in its owner's units, in declaration order.
+// a config back in its owner's units, in declaration order. within() binds
+// the rows of a member struct (a device's HddConfig, an IoLimitsConfig under
+// "volume_" or "instance_") from that part's own declaration.
 #pragma once
 
 #include <algorithm>
@@ -215,6 +217,24 @@ class Schema {
     return *this;
   }
 
+  // The rows of one part of the config (a member struct such as
+  // DeviceConfig::hdd), as that part's own describe function declares them,
+  // each name after `prefix`: the keys stay flat, as users write them.
+  template <class Part, class Describe>
+  Schema& within(Part Config::*member, Describe describe, const std::string& prefix = "") {
+    Schema<Part> part;
+    describe(part);
+    for (auto& row : part.fields_) {
+      Field field{prefix + row.name, nullptr, nullptr};
+      field.read = [member, read = std::move(row.read)](const json& v, Config& out, std::string& expected) {
+        return read(v, out.*member, expected);
+      };
+      field.write = [member, write = std::move(row.write)](const Config& c) { return write(c.*member); };
+      fields_.push_back(std::move(field));
+    }
+    return *this;
+  }
+
   // Reads every key of `section` into `out`; keys not in the section keep
   // the values `out` already has. `section` must be a JSON object.
   void parse(const json& section, const Origins& origins, Config& out, Errors& errors) const {
@@ -246,6 +266,9 @@ class Schema {
   bool has(const std::string& name) const { return find(name) != nullptr; }
 
  private:
+  template <class>
+  friend class Schema;  // within() takes a part's rows
+
   struct Field {
     std::string name;
     std::function<bool(const json&, Config&, std::string& expected)> read;

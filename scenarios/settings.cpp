@@ -23,15 +23,7 @@ void describe_hardware(Schema<HardwareConfig>& s, const std::vector<std::string>
       .choice("device", &HardwareConfig::device, devices)
       .choice("wal_device", &HardwareConfig::wal_device, with_empty(devices))
       // The instance's limits over all its volumes (models/disk/io_limits.h).
-      .integer("instance_iops", &HardwareConfig::instance_iops, 0, 10000000)
-      .integer("instance_burst_iops", &HardwareConfig::instance_burst_iops, 0, 10000000)
-      .integer("instance_burst_credits", &HardwareConfig::instance_burst_credits, 0, std::int64_t{1} << 40)
-      .integer("instance_iops_refill", &HardwareConfig::instance_iops_refill, 0, 10000000)
-      .bytes("instance_mb_s", &HardwareConfig::instance_mb_s, sim::kMiB, 0, 64 * sim::kGiB)
-      .bytes("instance_burst_mb_s", &HardwareConfig::instance_burst_mb_s, sim::kMiB, 0, 64 * sim::kGiB)
-      .bytes("instance_burst_bytes", &HardwareConfig::instance_burst_bytes, sim::kMiB, 0, std::int64_t{1} << 50)
-      .bytes("instance_mb_s_refill", &HardwareConfig::instance_mb_s_refill, sim::kMiB, 0, 64 * sim::kGiB)
-      .real("instance_burst_balance", &HardwareConfig::instance_burst_balance, 0.0, 100.0);
+      .within(&HardwareConfig::instance, describe_io_limits, kInstancePrefix);
 }
 
 void describe_init(Schema<pgbench::InitConfig>& s) {

@@ -38,6 +38,26 @@ inline constexpr sim::Bytes kBlock = 8 * sim::kKiB;  // PostgreSQL's page: the u
 
 void describe_hardware(Schema<HardwareConfig>& s, const std::vector<std::string>& devices);
 void describe_device(Schema<disk::DeviceConfig>& s);
+// The parts of a device, each with its own rows (settings_device.cpp), and
+// the prefix before their names in a device or the hardware section.
+void describe_controller(Schema<disk::ControllerConfig>& s);  // under kControllerPrefix
+void describe_hdd(Schema<disk::HddConfig>& s);
+void describe_ssd(Schema<disk::SsdConfig>& s);
+void describe_volume(Schema<disk::VolumeConfig>& s);       // under kVolumePrefix
+void describe_io_limits(Schema<disk::IoLimitsConfig>& s);  // a volume's, or the instance's under kInstancePrefix
+inline const std::string kControllerPrefix = "controller_";
+inline const std::string kVolumePrefix = "volume_";
+inline const std::string kInstancePrefix = "instance_";
+
+// The keys of one part's rows, as a section spells them (`prefix` + name).
+template <class Part>
+std::vector<std::string> part_keys(void (*describe)(Schema<Part>&), const std::string& prefix = "") {
+  Schema<Part> part;
+  describe(part);
+  std::vector<std::string> keys;
+  for (const std::string& name : part.names()) keys.push_back(prefix + name);
+  return keys;
+}
 void describe_os(Schema<os::OsConfig>& s);
 void describe_postgres(Schema<postgres::PostgresConfig>& s);
 void describe_pgbench(Schema<pgbench::PgbenchConfig>& s, bool with_scale);

@@ -81,30 +81,30 @@ disk::DeviceConfig flash_start(const FioReport& fio) {
   // is busy a read time per read), and no more: the sustained write rate is
   // units x flash_page / (program_time x WA), and a flush waits for the last
   // program, so few units keep program_time near a real flash program's.
-  d.read_time = clamp_ns(1e9 / fio["randread-8k-qd1"].iops / 2, sim::kMicrosecond, sim::kSecond);
+  d.ssd.read_time = clamp_ns(1e9 / fio["randread-8k-qd1"].iops / 2, sim::kMicrosecond, sim::kSecond);
   const double busy =
-      1.5 * std::max(fio["randread-4k-qd32"].iops, fio["randread-8k-qd32"].iops) * sim::to_seconds(d.read_time);
-  d.channels = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(busy)), 8, 256);
-  d.dies_per_channel = 1;
-  d.planes = 1;
-  d.flash_page = 16 * sim::kKiB;
-  d.channel_rate = 800 * sim::kMiB;
-  d.ftl_overhead = 0;  // folded into read_time
-  d.host_overhead = 10 * sim::kMicrosecond;
-  d.write_overhead = 0;
-  d.host_iops_cap = std::llround(1.2 * std::max(fio["randread-4k-qd32"].iops, fio["randread-8k-qd32"].iops));
+      1.5 * std::max(fio["randread-4k-qd32"].iops, fio["randread-8k-qd32"].iops) * sim::to_seconds(d.ssd.read_time);
+  d.ssd.channels = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(busy)), 8, 256);
+  d.ssd.dies_per_channel = 1;
+  d.ssd.planes = 1;
+  d.ssd.flash_page = 16 * sim::kKiB;
+  d.ssd.channel_rate = 800 * sim::kMiB;
+  d.ssd.ftl_overhead = 0;  // folded into read_time
+  d.ssd.host_overhead = 10 * sim::kMicrosecond;
+  d.ssd.write_overhead = 0;
+  d.ssd.host_iops_cap = std::llround(1.2 * std::max(fio["randread-4k-qd32"].iops, fio["randread-8k-qd32"].iops));
   const double best_mib_s = std::max(fio["seqread-128k"].mb_per_s, fio["seqwrite-128k"].mb_per_s);
   d.link_rate = whole_mib(2 * best_mib_s * sim::kMiB);
-  d.program_time = 1 * sim::kMillisecond;
-  d.over_provisioning = 0.20;
+  d.ssd.program_time = 1 * sim::kMillisecond;
+  d.ssd.over_provisioning = 0.20;
   // A small buffer: it fills within the ramp of a fitting round, so the
   // rounds see the sustained write rate that fio's 10 s jobs see.
-  d.write_buffer = 8 * sim::kMiB;
+  d.ssd.write_buffer = 8 * sim::kMiB;
   // Without a volatile cache a flush is free: a write-and-fdatasync cycle
   // clearly longer than a write alone (10 % and 20 us) says there is one.
   const double write_us = 1e6 / fio["randwrite-8k-qd1"].iops, fsync_us = 1e6 / fio["fsync-8k"].iops;
-  d.power_loss_protection = fsync_us < 1.1 * write_us + 20;
-  d.flush_overhead = 0;
+  d.ssd.power_loss_protection = fsync_us < 1.1 * write_us + 20;
+  d.ssd.flush_overhead = 0;
   return d;
 }
 
@@ -120,30 +120,31 @@ double over_provisioning_for(double wa) {
 
 void correct_flash(disk::DeviceConfig& d, const Figures& f) {
   const double read_gap = (f.shortfall("randread-4k-qd1") + f.shortfall("randread-8k-qd1")) / 2;
-  d.read_time = clamp_ns(static_cast<double>(d.read_time) + read_gap, sim::kMicrosecond, sim::kSecond);
+  d.ssd.read_time = clamp_ns(static_cast<double>(d.ssd.read_time) + read_gap, sim::kMicrosecond, sim::kSecond);
   const double cap = geometric_mean(f.rate_ratio("randread-4k-qd32"), f.rate_ratio("randread-8k-qd32"));
-  d.host_iops_cap = std::clamp<std::int64_t>(std::llround(static_cast<double>(d.host_iops_cap) * cap), 10, 100000000);
+  d.ssd.host_iops_cap =
+      std::clamp<std::int64_t>(std::llround(static_cast<double>(d.ssd.host_iops_cap) * cap), 10, 100000000);
   // A 128k read's cycle gains 128k / link_rate: move the link's time per byte.
   const double ns_per_byte =
       1e9 / static_cast<double>(d.link_rate) + f.shortfall("seqread-128k") / static_cast<double>(128 * sim::kKiB);
   d.link_rate = whole_mib(1e9 / std::max(ns_per_byte, 1e-3));
   const double write_gap = (f.shortfall("randwrite-4k-qd1") + f.shortfall("randwrite-8k-qd1")) / 2;
-  d.write_overhead = clamp_ns(static_cast<double>(d.write_overhead) + write_gap, 0, sim::kSecond);
-  d.channel_rate = std::min(2 * d.link_rate, 64 * sim::kGiB);  // the flash side is not what limits a single stream
+  d.ssd.write_overhead = clamp_ns(static_cast<double>(d.ssd.write_overhead) + write_gap, 0, sim::kSecond);
+  d.ssd.channel_rate = std::min(2 * d.link_rate, 64 * sim::kGiB);  // the flash side is not what limits a single stream
   // Sustained writes: a stripe keeps its unit busy WA x program_time, plus
   // (WA - 1) copy-back reads and WA / pages_per_block erases (ssd.h), so the
   // rate goes as 1 / busy. Sequential stripes pay no garbage collection
   // (WA 1): their rate gives program_time, the random ones' the WA on top.
   // Only a sequential write that waits for programs says anything about them:
   // one that takes no longer than its latency is held by write_overhead and the link.
-  const double write_latency = static_cast<double>(d.host_overhead + d.write_overhead) +
+  const double write_latency = static_cast<double>(d.ssd.host_overhead + d.ssd.write_overhead) +
                                static_cast<double>(128 * sim::kKiB) * 1e9 / static_cast<double>(d.link_rate);
   const bool programs_hold_sequential = f.model_cycle[f.at("seqwrite-128k")] > 1.2 * write_latency;
   const double random = geometric_mean(f.rate_ratio("randwrite-4k-qd32"), f.rate_ratio("randwrite-8k-qd32"));
-  const double program = static_cast<double>(d.program_time), read = static_cast<double>(d.read_time);
-  const double erase = static_cast<double>(d.erase_time) / static_cast<double>(d.pages_per_block);
+  const double program = static_cast<double>(d.ssd.program_time), read = static_cast<double>(d.ssd.read_time);
+  const double erase = static_cast<double>(d.ssd.erase_time) / static_cast<double>(d.ssd.pages_per_block);
   const double floor = 10e3;  // ns: no flash programs faster
-  double wa = disk::steady_state_write_amplification(d.over_provisioning);
+  double wa = disk::steady_state_write_amplification(d.ssd.over_provisioning);
   const double busy_wanted = (wa * program + (wa - 1) * read + wa * erase) / random;
   double program_wanted = 0;
   if (programs_hold_sequential) {
@@ -157,14 +158,16 @@ void correct_flash(disk::DeviceConfig& d, const Figures& f) {
     }
   }
   wa = std::clamp(wa, disk::steady_state_write_amplification(4.0), disk::steady_state_write_amplification(0.02));
-  d.over_provisioning = over_provisioning_for(wa);
+  d.ssd.over_provisioning = over_provisioning_for(wa);
   // At most a doubling or a halving per round: the two families pull on one parameter.
-  d.program_time = clamp_ns(std::clamp(program_wanted, program / 2, program * 2), 10 * sim::kMicrosecond, sim::kSecond);
-  if (!d.power_loss_protection) {
+  d.ssd.program_time =
+      clamp_ns(std::clamp(program_wanted, program / 2, program * 2), 10 * sim::kMicrosecond, sim::kSecond);
+  if (!d.ssd.power_loss_protection) {
     // A flush that costs more than fio measured with nothing added is the
     // last program's wait: the volatile cache is not what the cycle shows.
-    if (d.flush_overhead == 0 && f.shortfall("fsync-8k") < -20e3) d.power_loss_protection = true;
-    d.flush_overhead = clamp_ns(static_cast<double>(d.flush_overhead) + f.shortfall("fsync-8k"), 0, sim::kSecond);
+    if (d.ssd.flush_overhead == 0 && f.shortfall("fsync-8k") < -20e3) d.ssd.power_loss_protection = true;
+    d.ssd.flush_overhead =
+        clamp_ns(static_cast<double>(d.ssd.flush_overhead) + f.shortfall("fsync-8k"), 0, sim::kSecond);
   }
 }
 
@@ -174,18 +177,19 @@ disk::DeviceConfig hdd_start(const FioReport& fio) {
   const double read_ms = 1e3 / fio["randread-8k-qd1"].iops;
   // Half a turn (4.2 ms at 7,200 rpm, 3 at 10,000, 2 at 15,000) plus a seek
   // that is short within fio's 2 GB file.
-  d.rpm = read_ms >= 5 ? 7200 : read_ms >= 3.5 ? 10000 : 15000;
-  d.write_cache = fio["randwrite-8k-qd1"].iops > 2 * fio["randread-8k-qd1"].iops;
+  d.hdd.rpm = read_ms >= 5 ? 7200 : read_ms >= 3.5 ? 10000 : 15000;
+  d.hdd.write_cache = fio["randwrite-8k-qd1"].iops > 2 * fio["randread-8k-qd1"].iops;
   return d;
 }
 
 void correct_hdd(disk::DeviceConfig& d, const Figures& f) {
   const double read_gap = (f.shortfall("randread-4k-qd1") + f.shortfall("randread-8k-qd1")) / 2;
-  d.seek_average = clamp_ns(static_cast<double>(d.seek_average) + read_gap, d.seek_single + 1, sim::kSecond);
-  d.seek_full = std::max(d.seek_full, 2 * d.seek_average);
+  d.hdd.seek_average =
+      clamp_ns(static_cast<double>(d.hdd.seek_average) + read_gap, d.hdd.seek_single + 1, sim::kSecond);
+  d.hdd.seek_full = std::max(d.hdd.seek_full, 2 * d.hdd.seek_average);
   const double media = f.rate_ratio("seqread-128k");
-  d.media_rate_outer = whole_mib(static_cast<double>(d.media_rate_outer) * media);
-  d.media_rate_inner = std::max(sim::kMiB, d.media_rate_outer / 2);
+  d.hdd.media_rate_outer = whole_mib(static_cast<double>(d.hdd.media_rate_outer) * media);
+  d.hdd.media_rate_inner = std::max(sim::kMiB, d.hdd.media_rate_outer / 2);
 }
 
 bool iops_plateau(const FioReport& fio, double& level) {
@@ -248,10 +252,10 @@ DeviceFit fit_device(const FioReport& fio, const os::OsConfig& os_config, std::u
     if (fit.shape == DeviceShape::ThrottledVolume) {
       // The volume's buckets in front of a flash device the corrections fit
       // as usual; a controller far from the cap, so the cap is the volume's.
-      fit.device.volume_iops = std::llround(plateau);
-      fit.device.volume_mb_s = whole_mib(std::max(fio["seqread-128k"].mb_per_s, fio["seqwrite-128k"].mb_per_s) *
-                                         static_cast<double>(sim::kMiB));
-      fit.device.host_iops_cap = 10 * fit.device.volume_iops;
+      fit.device.volume.limits.iops = std::llround(plateau);
+      fit.device.volume.limits.mb_s = whole_mib(std::max(fio["seqread-128k"].mb_per_s, fio["seqwrite-128k"].mb_per_s) *
+                                                static_cast<double>(sim::kMiB));
+      fit.device.ssd.host_iops_cap = 10 * fit.device.volume.limits.iops;
     }
   }
   // Short runs while correcting; the check below runs devbench's 3 s.

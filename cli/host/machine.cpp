@@ -19,9 +19,8 @@ postgres::Server& with_log(postgres::Server& server, std::unique_ptr<ServerLog>&
 
 Machine::Machine(const scenarios::Scenario& sc, const std::filesystem::path& log_path)
     : cpus(sim, static_cast<int>(sc.hardware.cpus)),
-      instance_limits(sc.hardware.instance_limits().limited()
-                          ? std::make_unique<disk::IoLimits>(sc.hardware.instance_limits(), sim.now())
-                          : nullptr),
+      instance_limits(sc.hardware.instance.limited() ? std::make_unique<disk::IoLimits>(sc.hardware.instance, sim.now())
+                                                     : nullptr),
       data_device(disk::make_device(sim, sc.device, sc.seed, "data", instance_limits.get())),
       wal_device(sc.hardware.wal_device.empty()
                      ? nullptr

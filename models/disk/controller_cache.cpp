@@ -13,15 +13,15 @@ constexpr double kHighWatermark = 0.9;
 constexpr int kSteadyDestages = 4;
 }  // namespace
 
-ControllerCache::ControllerCache(sim::Simulator& sim, const DeviceConfig& config, std::unique_ptr<Device> array)
+ControllerCache::ControllerCache(sim::Simulator& sim, const ControllerConfig& config, std::unique_ptr<Device> array)
     : sim_(sim),
       config_(config),
       array_(std::move(array)),
       completions_(sim, [this](Command& c) { finished(c); }),
-      extents_(config.controller_cache),
+      extents_(config.cache),
       destage_depth_(std::max(1, array_->info().queue_depth * 3 / 4)),
       flush_timer_(sim, [this] { periodic_flush(); }) {
-  info_.queue_depth = static_cast<int>(config.controller_queue_depth);
+  info_.queue_depth = static_cast<int>(config.queue_depth);
   info_.queued_flush = true;
   info_.volatile_cache = false;  // battery-backed: nothing to lose on power failure
   info_.rotational = array_->info().rotational;
@@ -43,7 +43,7 @@ bool ControllerCache::can_accept(Op) const { return outstanding_ < info_.queue_d
 bool ControllerCache::admit(const Command& w) {
   const BbwcExtents::Admitted admitted = extents_.admit(w);
   if (admitted == BbwcExtents::Admitted::NewExtent && !flush_timer_.pending()) {
-    flush_timer_.schedule_in(config_.controller_flush_interval);
+    flush_timer_.schedule_in(config_.flush_interval);
   }
   return admitted != BbwcExtents::Admitted::NoRoom;
 }
@@ -52,7 +52,7 @@ void ControllerCache::submit(Command& c) {
   if (!can_accept(c.op)) throw std::logic_error("controller: command submitted while the queue cannot take it");
   c.device_start = sim_.now();
   ++outstanding_;
-  const sim::Time done = sim_.now() + config_.controller_overhead;
+  const sim::Time done = sim_.now() + config_.overhead;
   switch (c.op) {
     case Op::Flush:  // the cache is battery-backed: nothing to do
       completions_.complete_at(c, done);
@@ -127,7 +127,7 @@ void ControllerCache::command_completed(Command& done) {
   Child& child = static_cast<Child&>(done);  // every command sent to the array is a Child
   free_children_.push_back(&child);
   if (child.parent != nullptr) {
-    completions_.complete_at(*child.parent, sim_.now() + config_.controller_overhead);
+    completions_.complete_at(*child.parent, sim_.now() + config_.overhead);
     child.parent = nullptr;
   } else {
     BbwcExtents::Extent* e = child.extent;
@@ -137,7 +137,7 @@ void ControllerCache::command_completed(Command& done) {
     while (!writes_waiting_.empty() && admit(writes_waiting_.front())) {
       Command& w = writes_waiting_.front();
       writes_waiting_.pop_front();
-      completions_.complete_at(w, sim_.now() + config_.controller_overhead);
+      completions_.complete_at(w, sim_.now() + config_.overhead);
     }
   }
   pump();

@@ -44,8 +44,8 @@
 
 #include "models/disk/bbwc_extents.h"
 #include "models/disk/completion_queue.h"
+#include "models/disk/controller_config.h"
 #include "models/disk/device.h"
-#include "models/disk/device_config.h"
 #include "sim/simulator.h"
 #include "sim/timer.h"
 
@@ -53,7 +53,7 @@ namespace ckptsim::disk {
 
 class ControllerCache final : public Device, private CommandOwner {
  public:
-  ControllerCache(sim::Simulator& sim, const DeviceConfig& config, std::unique_ptr<Device> array);
+  ControllerCache(sim::Simulator& sim, const ControllerConfig& config, std::unique_ptr<Device> array);
   ~ControllerCache() override;
 
   const DeviceInfo& info() const override { return info_; }
@@ -85,7 +85,7 @@ class ControllerCache final : public Device, private CommandOwner {
   void finished(Command& c);
 
   sim::Simulator& sim_;
-  DeviceConfig config_;
+  ControllerConfig config_;
   std::unique_ptr<Device> array_;
   DeviceInfo info_;
   CompletionQueue completions_;

@@ -12,7 +12,7 @@ Hdd::Hdd(sim::Simulator& sim, const DeviceConfig& config, std::uint64_t seed, st
       config_(config),
       geometry_(config_),
       head_(config_, geometry_, seed, name),
-      cache_(config.write_cache_size, config.write_cache_extents),
+      cache_(config.hdd.write_cache_size, config.hdd.write_cache_extents),
       destage_(config_, cache_, head_),
       completions_(sim, [this](Command& c) { finished(c); }),
       mechanism_(sim, [this] {
@@ -21,7 +21,7 @@ Hdd::Hdd(sim::Simulator& sim, const DeviceConfig& config, std::uint64_t seed, st
       }) {
   info_.queue_depth = static_cast<int>(config.queue_depth);
   info_.queued_flush = config.interface != Interface::Sata;
-  info_.volatile_cache = config.write_cache;
+  info_.volatile_cache = config.hdd.write_cache;
   info_.rotational = true;
   info_.capacity_bytes = config.capacity;
 }
@@ -41,7 +41,7 @@ bool Hdd::can_accept(Op op) const {
 sim::Time Hdd::link_transfer(std::int64_t bytes) {
   const sim::Time start = std::max(sim_.now(), link_free_);
   const double ns = static_cast<double>(bytes) * sim::kSecond / static_cast<double>(config_.link_rate);
-  link_free_ = start + config_.command_overhead + config_.command_setup + std::llround(ns);
+  link_free_ = start + config_.hdd.command_overhead + config_.hdd.command_setup + std::llround(ns);
   return link_free_;
 }
 
@@ -52,7 +52,7 @@ void Hdd::submit(Command& c) {
   switch (c.op) {
     case Op::Read:
       // Data already in the buffer (read-ahead or dirty) goes out at link speed.
-      if (readahead_.holds(c, sim_.now()) || (config_.write_cache && cache_.covers(c.sector, c.bytes))) {
+      if (readahead_.holds(c, sim_.now()) || (config_.hdd.write_cache && cache_.covers(c.sector, c.bytes))) {
         completions_.complete_at(c, link_transfer(c.bytes));
         return;
       }
@@ -61,7 +61,7 @@ void Hdd::submit(Command& c) {
     case Op::Write:
       // A write larger than half the dirty space bypasses the cache rather
       // than waiting for room it may never get.
-      if (config_.write_cache && !c.fua && c.bytes * 2 <= cache_.max_bytes()) {
+      if (config_.hdd.write_cache && !c.fua && c.bytes * 2 <= cache_.max_bytes()) {
         if (cache_waiters_.empty() && cache_.admit(c.sector, c.bytes, write_seq_ + 1)) {
           ++write_seq_;
           completions_.complete_at(c, link_transfer(c.bytes));
@@ -75,11 +75,11 @@ void Hdd::submit(Command& c) {
       break;
     case Op::Flush:
       if (!info_.queued_flush) blocking_flush_ = true;
-      if (config_.write_cache && cache_.holds_up_to(write_seq_)) {
+      if (config_.hdd.write_cache && cache_.holds_up_to(write_seq_)) {
         c.device_tag = write_seq_;
         flushes_.push_back(c);
       } else {
-        completions_.complete_at(c, sim_.now() + config_.command_overhead + config_.command_setup);
+        completions_.complete_at(c, sim_.now() + config_.hdd.command_overhead + config_.hdd.command_setup);
         return;
       }
       break;
@@ -90,7 +90,7 @@ void Hdd::submit(Command& c) {
 void Hdd::schedule() {
   if (busy_) return;
   const sim::Time now = sim_.now();
-  const sim::Time ready = now + config_.command_setup;  // when the mechanism can start positioning
+  const sim::Time ready = now + config_.hdd.command_setup;  // when the mechanism can start positioning
   const bool can_destage = cache_.idle_extents() > 0;
   const bool must_destage = can_destage && (!cache_waiters_.empty() || !flushes_.empty() || cache_.full());
   const bool half_full = cache_.dirty_bytes() * 2 >= cache_.max_bytes();
@@ -99,12 +99,12 @@ void Hdd::schedule() {
   bool aged = false;
   sim::Time next_eligible = kNever;
   for (Command& c : queue_) {
-    const sim::Time eligible = c.device_start + config_.command_overhead;
+    const sim::Time eligible = c.device_start + config_.hdd.command_overhead;
     if (eligible > now) {
       next_eligible = std::min(next_eligible, eligible);
       continue;
     }
-    if (now - c.device_start >= config_.aging) {  // the oldest eligible command, as queue_ is in arrival order
+    if (now - c.device_start >= config_.hdd.aging) {  // the oldest eligible command, as queue_ is in arrival order
       host = Choice{&c, head_.positioning_time(c.sector, c.op == Op::Write, ready)};
       aged = true;
       break;
@@ -130,12 +130,12 @@ void Hdd::schedule() {
 void Hdd::start_host(Command& c, sim::Duration positioning) {
   queue_.erase(queue_.iterator_to(c));
   const sim::Time now = sim_.now();
-  const sim::Time ready = now + config_.command_setup;
+  const sim::Time ready = now + config_.hdd.command_setup;
   busy_ = true;
   if (readahead_.covers(c)) {
     // The head is already reading this data: no seek, no rotation.
     const sim::Time end = std::max(ready, readahead_.reached(c.end_sector()));
-    readahead_.ride(c, config_.read_segment / kSectorBytes);
+    readahead_.ride(c, config_.hdd.read_segment / kSectorBytes);
     completions_.complete_at(c, end);
     mechanism_.schedule_at(end);
     return;
@@ -146,7 +146,7 @@ void Hdd::start_host(Command& c, sim::Duration positioning) {
   const sim::Time end = ready + positioning + geometry_.transfer_time(byte, c.bytes);
   head_.transferred(c.sector, c.bytes);
   if (c.op == Op::Read) {
-    readahead_.start(c.end_sector(), config_.read_segment / kSectorBytes, end,
+    readahead_.start(c.end_sector(), config_.hdd.read_segment / kSectorBytes, end,
                      geometry_.sustained_rate(byte) / sim::kSecond);
   }
   completions_.complete_at(c, end);
@@ -159,7 +159,7 @@ void Hdd::start_destage(int index, sim::Duration positioning) {
   const auto& e = cache_.extents()[static_cast<std::size_t>(index)];
   readahead_.written(e.sector, e.sector + e.bytes / kSectorBytes);
   const std::int64_t byte = e.sector * kSectorBytes;
-  const sim::Time end = now + config_.command_setup + positioning + geometry_.transfer_time(byte, e.bytes);
+  const sim::Time end = now + config_.hdd.command_setup + positioning + geometry_.transfer_time(byte, e.bytes);
   head_.transferred(e.sector, e.bytes);
   cache_.mark_destaging(index);
   destage_extent_ = index;

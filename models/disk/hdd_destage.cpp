@@ -22,7 +22,7 @@ HddDestage::Pick HddDestage::next(sim::Time ready) {
     const auto& e = extents[static_cast<std::size_t>(i)];
     if (!e.used || e.destaging || e.born > limit) continue;
     std::int64_t key = 0;
-    switch (config_.destage_order) {
+    switch (config_.hdd.destage_order) {
       case DestageOrder::Positioning: key = head_.positioning_time(e.sector, true, ready); break;
       case DestageOrder::Lba:  // C-LOOK: LBAs behind the head come after the end of the disk
         key = e.sector >= head_.sector() ? e.sector : e.sector + config_.capacity / kSectorBytes;
@@ -35,7 +35,7 @@ HddDestage::Pick HddDestage::next(sim::Time ready) {
     }
   }
   if (best.extent >= 0) {
-    best.positioning = config_.destage_order == DestageOrder::Positioning
+    best.positioning = config_.hdd.destage_order == DestageOrder::Positioning
                            ? best_key
                            : head_.positioning_time(extents[static_cast<std::size_t>(best.extent)].sector, true, ready);
   }
@@ -43,7 +43,7 @@ HddDestage::Pick HddDestage::next(sim::Time ready) {
 }
 
 std::uint64_t HddDestage::window_limit() {
-  const auto window = static_cast<std::size_t>(config_.destage_window);
+  const auto window = static_cast<std::size_t>(config_.hdd.destage_window);
   if (window == 0 || window >= static_cast<std::size_t>(cache_.idle_extents())) {
     return std::numeric_limits<std::uint64_t>::max();
   }

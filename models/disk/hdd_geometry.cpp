@@ -11,12 +11,12 @@ double frac(double x) { return x - std::floor(x); }
 }  // namespace
 
 HddGeometry::HddGeometry(const DeviceConfig& config)
-    : revolution_ns_(60.0 * sim::kSecond / static_cast<double>(config.rpm)),
-      head_switch_ns_(static_cast<double>(config.head_switch)),
-      rho_(static_cast<double>(config.media_rate_inner) / static_cast<double>(config.media_rate_outer)),
-      bpt0_(static_cast<double>(config.media_rate_outer) * revolution_ns_ / sim::kSecond),
+    : revolution_ns_(60.0 * sim::kSecond / static_cast<double>(config.hdd.rpm)),
+      head_switch_ns_(static_cast<double>(config.hdd.head_switch)),
+      rho_(static_cast<double>(config.hdd.media_rate_inner) / static_cast<double>(config.hdd.media_rate_outer)),
+      bpt0_(static_cast<double>(config.hdd.media_rate_outer) * revolution_ns_ / sim::kSecond),
       tracks_(2.0 * static_cast<double>(config.capacity) / (bpt0_ * (1 + rho_))),
-      cylinders_(config.cylinders) {}
+      cylinders_(config.hdd.cylinders) {}
 
 // Inverse of Cum(k) = BPT0 (k - (1 - rho) k^2 / (2 T)), the bytes before track k.
 double HddGeometry::track_of(std::int64_t byte) const {

@@ -21,7 +21,7 @@ double frac(double x) { return x - std::floor(x); }
 HddHead::HddHead(const DeviceConfig& config, const HddGeometry& geometry, std::uint64_t seed, std::string_view name)
     : config_(config),
       geometry_(geometry),
-      seek_(config.seek_single, config.seek_average, config.seek_full, config.cylinders) {
+      seek_(config.hdd.seek_single, config.hdd.seek_average, config.hdd.seek_full, config.hdd.cylinders) {
   sim::Random random(seed, std::string(name) + "/spindle");
   phase_ = random.uniform01();
   const std::int64_t start_sector = random.uniform_int(0, config.capacity / kSectorBytes - 1);
@@ -44,12 +44,12 @@ sim::Duration HddHead::positioning_time(std::int64_t sector, bool write, sim::Ti
   sim::Duration move = 0;
   if (target.cylinder != cylinder_) {
     // The arm moves and the head is switched at the same time.
-    move = std::max(seek_(std::abs(target.cylinder - cylinder_)), config_.head_switch);
+    move = std::max(seek_(std::abs(target.cylinder - cylinder_)), config_.hdd.head_switch);
   } else if (target.track != track_) {
-    move = config_.head_switch;
+    move = config_.hdd.head_switch;
   }
   // A write settles the head after the arm or the head has moved; on the same track it is already on track.
-  if (write && move > 0) move += config_.write_settle;
+  if (write && move > 0) move += config_.hdd.write_settle;
   return move + rotational_wait(sector * kSectorBytes, t + move);
 }
 

@@ -40,8 +40,11 @@ std::unique_ptr<Device> make_device(sim::Simulator& sim, const DeviceConfig& con
   } else {
     device = make_member(sim, config, seed, std::string(name));
   }
-  if (config.controller_cache > 0) device = std::make_unique<ControllerCache>(sim, config, std::move(device));
-  if (config.volume()) device = std::make_unique<ThrottledVolume>(sim, config, std::move(device), instance);
+  if (config.controller.present())
+    device = std::make_unique<ControllerCache>(sim, config.controller, std::move(device));
+  if (config.volume.present()) {
+    device = std::make_unique<ThrottledVolume>(sim, config.volume, config.kind, std::move(device), instance);
+  }
   return device;
 }
 

@@ -20,20 +20,20 @@ Ssd::Ssd(sim::Simulator& sim, const DeviceConfig& config, std::uint64_t /*seed*/
       config_(config),
       completions_(sim, [this](Command& c) { finished(c); }),
       programs_(sim, [this] { program_done(); }),
-      write_amplification_(steady_state_write_amplification(config.over_provisioning)),
-      units_(config.channels * config.dies_per_channel),
-      stripe_bytes_(config.planes * config.flash_page),
-      controller_interval_(sim::kSecond / std::max<std::int64_t>(1, config.host_iops_cap)),
+      write_amplification_(steady_state_write_amplification(config.ssd.over_provisioning)),
+      units_(config.ssd.channels * config.ssd.dies_per_channel),
+      stripe_bytes_(config.ssd.planes * config.ssd.flash_page),
+      controller_interval_(sim::kSecond / std::max<std::int64_t>(1, config.ssd.host_iops_cap)),
       unit_free_(static_cast<std::size_t>(units_), 0),
-      channel_free_(static_cast<std::size_t>(config.channels), 0) {
+      channel_free_(static_cast<std::size_t>(config.ssd.channels), 0) {
   // Nothing random: the static layout and FIFO calendars need no draw, so
   // seed and name are unused.
   info_.queue_depth = static_cast<int>(config.queue_depth);
   info_.queued_flush = config.interface != Interface::Sata;
-  info_.volatile_cache = !config.power_loss_protection;
+  info_.volatile_cache = !config.ssd.power_loss_protection;
   info_.rotational = false;
   info_.capacity_bytes = config.capacity;
-  pending_programs_.reserve(static_cast<std::size_t>(config.write_buffer / stripe_bytes_ + 2));
+  pending_programs_.reserve(static_cast<std::size_t>(config.ssd.write_buffer / stripe_bytes_ + 2));
 }
 
 Ssd::~Ssd() { buffer_waiters_.clear(); }
@@ -51,7 +51,7 @@ sim::Duration Ssd::bytes_time(std::int64_t bytes, sim::Bytes per_second) const {
 sim::Time Ssd::controller_slot() {
   const sim::Time start = std::max(sim_.now(), controller_free_);
   controller_free_ = start + controller_interval_;
-  return start + config_.host_overhead;
+  return start + config_.ssd.host_overhead;
 }
 
 sim::Time Ssd::link_transfer(sim::Time ready, std::int64_t bytes) {
@@ -67,7 +67,7 @@ void Ssd::submit(Command& c) {
   switch (c.op) {
     case Op::Read: read(c); break;
     case Op::Write:
-      if (buffer_waiters_.empty() && buffer_used_ + c.bytes <= config_.write_buffer) {
+      if (buffer_waiters_.empty() && buffer_used_ + c.bytes <= config_.ssd.write_buffer) {
         accept_write(c);
       } else {
         buffer_waiters_.push_back(c);
@@ -76,10 +76,10 @@ void Ssd::submit(Command& c) {
     case Op::Flush: {
       if (!info_.queued_flush) blocking_flush_ = true;
       sim::Time done = controller_slot();
-      if (!config_.power_loss_protection) {
+      if (!config_.ssd.power_loss_protection) {
         if (stripe_fill_ > 0) program_stripe(stripe_fill_, stripe_random_, done);
         stripe_fill_ = stripe_random_ = 0;
-        done = std::max(done, last_program_end_) + config_.flush_overhead;
+        done = std::max(done, last_program_end_) + config_.ssd.flush_overhead;
       }
       completions_.complete_at(c, done);
       break;
@@ -88,18 +88,18 @@ void Ssd::submit(Command& c) {
 }
 
 void Ssd::read(Command& c) {
-  const sim::Time lookup = controller_slot() + config_.ftl_overhead;
+  const sim::Time lookup = controller_slot() + config_.ssd.ftl_overhead;
   sim::Time done = lookup;
   std::int64_t byte = c.sector * kSectorBytes;
   const std::int64_t end = byte + c.bytes;
   while (byte < end) {
     // One flash page at a time: its unit senses it, its channel moves the part asked for.
-    const std::int64_t page = byte / config_.flash_page;
-    const std::int64_t chunk = std::min(end, (page + 1) * config_.flash_page) - byte;
+    const std::int64_t page = byte / config_.ssd.flash_page;
+    const std::int64_t chunk = std::min(end, (page + 1) * config_.ssd.flash_page) - byte;
     const auto unit = static_cast<std::size_t>(page % units_);
-    const auto channel = static_cast<std::size_t>(static_cast<std::int64_t>(unit) % config_.channels);
-    const sim::Time sensed = std::max(lookup, unit_free_[unit]) + config_.read_time;
-    const sim::Time moved = std::max(sensed, channel_free_[channel]) + bytes_time(chunk, config_.channel_rate);
+    const auto channel = static_cast<std::size_t>(static_cast<std::int64_t>(unit) % config_.ssd.channels);
+    const sim::Time sensed = std::max(lookup, unit_free_[unit]) + config_.ssd.read_time;
+    const sim::Time moved = std::max(sensed, channel_free_[channel]) + bytes_time(chunk, config_.ssd.channel_rate);
     channel_free_[channel] = moved;
     unit_free_[unit] = moved;  // the page register is busy until the data leaves it
     done = std::max(done, moved);
@@ -110,7 +110,7 @@ void Ssd::read(Command& c) {
 
 void Ssd::accept_write(Command& c) {
   buffer_used_ += c.bytes;
-  const sim::Time in_buffer = link_transfer(controller_slot() + config_.write_overhead, c.bytes);
+  const sim::Time in_buffer = link_transfer(controller_slot() + config_.ssd.write_overhead, c.bytes);
   completions_.complete_at(c, in_buffer);
   const bool sequential = c.sector == last_write_end_;
   last_write_end_ = c.end_sector();
@@ -128,15 +128,15 @@ void Ssd::accept_write(Command& c) {
 void Ssd::program_stripe(std::int64_t bytes, std::int64_t random_bytes, sim::Time ready) {
   const auto unit = static_cast<std::size_t>(next_unit_);
   next_unit_ = (next_unit_ + 1) % units_;
-  const auto channel = static_cast<std::size_t>(static_cast<std::int64_t>(unit) % config_.channels);
-  const sim::Time moved = std::max(ready, channel_free_[channel]) + bytes_time(bytes, config_.channel_rate);
+  const auto channel = static_cast<std::size_t>(static_cast<std::int64_t>(unit) % config_.ssd.channels);
+  const sim::Time moved = std::max(ready, channel_free_[channel]) + bytes_time(bytes, config_.ssd.channel_rate);
   channel_free_[channel] = moved;
   // Garbage collection in the steady state: WA programs, WA - 1 copy-back
   // reads and WA / pages_per_block erases per stripe of user data.
   const double wa = 1 + (write_amplification_ - 1) * static_cast<double>(random_bytes) / static_cast<double>(bytes);
-  const double busy = wa * static_cast<double>(config_.program_time) +
-                      (wa - 1) * static_cast<double>(config_.read_time) +
-                      wa / static_cast<double>(config_.pages_per_block) * static_cast<double>(config_.erase_time);
+  const double busy =
+      wa * static_cast<double>(config_.ssd.program_time) + (wa - 1) * static_cast<double>(config_.ssd.read_time) +
+      wa / static_cast<double>(config_.ssd.pages_per_block) * static_cast<double>(config_.ssd.erase_time);
   const sim::Time start = std::max(moved, unit_free_[unit]);
   const sim::Time end = start + std::llround(busy);
   unit_free_[unit] = end;
@@ -154,7 +154,7 @@ void Ssd::program_done() {
     pending_programs_.pop_back();
   }
   // Buffered bytes not yet in a stripe stay counted until a stripe takes them.
-  while (!buffer_waiters_.empty() && buffer_used_ + buffer_waiters_.front().bytes <= config_.write_buffer) {
+  while (!buffer_waiters_.empty() && buffer_used_ + buffer_waiters_.front().bytes <= config_.ssd.write_buffer) {
     Command& c = buffer_waiters_.front();
     buffer_waiters_.pop_front();
     accept_write(c);

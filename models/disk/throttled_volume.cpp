@@ -6,30 +6,14 @@
 
 namespace ckptsim::disk {
 
-IoLimitsConfig volume_limits(const DeviceConfig& c) {
-  const double start = c.volume_burst_balance / 100.0;
-  IoLimitsConfig limits;
-  limits.iops = {.baseline = static_cast<double>(c.volume_iops),
-                 .burst = static_cast<double>(c.volume_burst_iops),
-                 .credits = static_cast<double>(c.volume_burst_credits),
-                 .refill = static_cast<double>(c.volume_iops_refill),
-                 .start = start};
-  limits.bytes = {.baseline = static_cast<double>(c.volume_mb_s),
-                  .burst = static_cast<double>(c.volume_burst_mb_s),
-                  .credits = static_cast<double>(c.volume_burst_bytes),
-                  .refill = static_cast<double>(c.volume_mb_s_refill),
-                  .start = start};
-  return limits;
-}
-
-ThrottledVolume::ThrottledVolume(sim::Simulator& sim, const DeviceConfig& config, std::unique_ptr<Device> storage,
-                                 IoLimits* instance)
+ThrottledVolume::ThrottledVolume(sim::Simulator& sim, const VolumeConfig& config, Kind kind,
+                                 std::unique_ptr<Device> storage, IoLimits* instance)
     : sim_(sim),
       storage_(std::move(storage)),
-      limits_(volume_limits(config), sim.now()),
+      limits_(config.limits, sim.now()),
       instance_(instance),
-      latency_(config.volume_latency),
-      operations_(config.kind == Kind::Hdd ? kHddVolumeOperation : kSsdVolumeOperation),
+      latency_(config.latency),
+      operations_(kind == Kind::Hdd ? kHddVolumeOperation : kSsdVolumeOperation),
       info_(storage_->info()),
       completions_(sim, [this](Command& c) { finished(c); }),
       retry_(sim, [this] { pump(); }) {

@@ -35,6 +35,7 @@
 #include "models/disk/device.h"
 #include "models/disk/device_config.h"
 #include "models/disk/io_limits.h"
+#include "models/disk/volume_config.h"
 #include "models/disk/volume_operations.h"
 #include "sim/sampler.h"
 #include "sim/simulator.h"
@@ -49,13 +50,12 @@ struct VolumeReport {
   double burst_balance_pct = 100;  // the volume's emptier bucket, now
 };
 
-// The volume's IOPS and throughput buckets from its preset's settings.
-IoLimitsConfig volume_limits(const DeviceConfig& config);
-
 class ThrottledVolume final : public Device, private CommandOwner {
  public:
+  // `kind`: the storage's, which sets how the provider counts operations;
   // `instance`: the host's own limits shared by its volumes, or null.
-  ThrottledVolume(sim::Simulator& sim, const DeviceConfig& config, std::unique_ptr<Device> storage, IoLimits* instance);
+  ThrottledVolume(sim::Simulator& sim, const VolumeConfig& config, Kind kind, std::unique_ptr<Device> storage,
+                  IoLimits* instance);
   ~ThrottledVolume() override;
 
   const DeviceInfo& info() const override { return info_; }

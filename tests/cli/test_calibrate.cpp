@@ -84,11 +84,11 @@ TEST_CASE("calibrate: a gp3-like plateau is a throttled volume at its 3,000 IOPS
   const cli::DeviceFit f = fit("fio-gp3-hand.json");
   CHECK(f.shape == cli::DeviceShape::ThrottledVolume);
   // The volume's buckets hold the plateau: 3,000 IOPS, and 125 MiB/s from the 128k reads.
-  CHECK(f.device.volume_iops == 3000);
-  CHECK(f.device.volume_mb_s == 125 * ckptsim::sim::kMiB);
-  CHECK(f.device.volume_burst_iops == 0);  // fio shows the baseline: no credits fitted
+  CHECK(f.device.volume.limits.iops == 3000);
+  CHECK(f.device.volume.limits.mb_s == 125 * ckptsim::sim::kMiB);
+  CHECK(f.device.volume.limits.burst_iops == 0);  // fio shows the baseline: no credits fitted
   // Write-through: a write-and-fdatasync costs what the write does, so no volatile cache.
-  CHECK(f.device.power_loss_protection);
+  CHECK(f.device.ssd.power_loss_protection);
   for (const cli::JobCheck& c : f.checks) {
     INFO(c.job->name, ": fio ", c.fio_iops, " IOPS, model ", c.model_iops);
     CHECK(std::abs(c.difference()) <= 0.15);
@@ -116,7 +116,7 @@ TEST_CASE("calibrate: a shipped HDD's own figures come back as an HDD within 15 
   const scenarios::Plan plan = scenarios::load_plan(scenarios::json::object());
   const cli::DeviceFit f = cli::fit_device(report, plan.points.at(0).scenario.os, 1);
   CHECK(f.shape == cli::DeviceShape::Hdd);  // a random read takes a seek and a rotation
-  CHECK(f.device.rpm == 7200);
+  CHECK(f.device.hdd.rpm == 7200);
   for (const cli::JobCheck& c : f.checks) {
     INFO(c.job->name, ": preset ", c.fio_iops, " IOPS, fitted ", c.model_iops);
     CHECK(std::abs(c.difference()) <= 0.15);
@@ -150,8 +150,8 @@ TEST_CASE("calibrate: the preset file loads with --preset-file and is never writ
   const scenarios::Plan plan = scenarios::load_plan(scenarios::json::object(), options);
   const disk::DeviceConfig& d = plan.points.at(0).scenario.device;
   CHECK(d.kind == disk::Kind::Ssd);
-  CHECK(d.mirrors == 1);         // every device key is written: the default raid1 preset does not show through
-  CHECK(d.volume_iops == 3000);  // the fitted plateau, read back
+  CHECK(d.mirrors == 1);                // every device key is written: the default raid1 preset does not show through
+  CHECK(d.volume.limits.iops == 3000);  // the fitted plateau, read back
   const std::string first = slurp(out);
   CHECK(cli::command_calibrate(args) == 2);  // exists: refused
   CHECK(slurp(out) == first);

@@ -54,11 +54,11 @@ TEST_CASE("hdd-7200-sata-250g: the T7K250's figures give 0.63 MB outer tracks an
   // the model's sustained rate gives them back, zone 0 at 67.8 MB/s and the innermost at 32.9.
   CHECK(g.sustained_rate(0) == doctest::Approx(67.8e6).epsilon(0.005));
   const auto last = static_cast<std::int64_t>(g.tracks()) - 1;
-  CHECK(g.media_rate(last) * g.revolution() / (g.revolution() + static_cast<double>(c.head_switch)) ==
+  CHECK(g.media_rate(last) * g.revolution() / (g.revolution() + static_cast<double>(c.hdd.head_switch)) ==
         doctest::Approx(32.9e6).epsilon(0.01));
   // cylinders = tracks from capacity / surfaces: the seek curve spans the same stroke.
-  CHECK(g.tracks() / static_cast<double>(c.surfaces) ==
-        doctest::Approx(static_cast<double>(c.cylinders)).epsilon(0.01));
+  CHECK(g.tracks() / static_cast<double>(c.hdd.surfaces) ==
+        doctest::Approx(static_cast<double>(c.hdd.cylinders)).epsilon(0.01));
 }
 
 TEST_CASE("hdd-7200-sata-250g drains sparse ascending sweeps slower than the 1 TB drive, random ones about as fast") {

@@ -29,7 +29,7 @@ TEST_CASE("bbwc: 1000 random 8 kB writes complete in the controller's overhead w
   const FioResult r = run_fio(sim, *device, j);
   REQUIRE(r.ios == 1000);
   MESSAGE("bbwc write latency, cache with room: max ", r.lat_max_ms, " ms");
-  CHECK(r.lat_max_ms == doctest::Approx(sim::to_millis(c.controller_overhead)));  // vs ~5 ms destage per write
+  CHECK(r.lat_max_ms == doctest::Approx(sim::to_millis(c.controller.overhead)));  // vs ~5 ms destage per write
 }
 
 TEST_CASE("bbwc: a FLUSH completes at once even with dirty data") {
@@ -52,7 +52,7 @@ TEST_CASE("bbwc: a FLUSH completes at once even with dirty data") {
   REQUIRE(controller.can_accept(Op::Flush));
   controller.submit(flush);
   sim.run_until(sim::kMillisecond);
-  CHECK(flush.device_end == c.controller_overhead);
+  CHECK(flush.device_end == c.controller.overhead);
   CHECK(owner.done.size() == 33);       // the writes too: all in the cache
   CHECK(controller.dirty_bytes() > 0);  // still destaging behind it
   sim.run();
@@ -63,7 +63,7 @@ TEST_CASE("bbwc: a sustained random write stream fills the cache, then runs at t
   // A 32 MB cache so that it fills within the test; the mechanism is the
   // same for 512 MB, only later.
   DeviceConfig c = testing::preset("raid1-hdd-7200-bbwc");
-  c.controller_cache = 32 * sim::kMiB;
+  c.controller.cache = 32 * sim::kMiB;
   FioJob j;
   j.write = true;
   j.queue_depth = 32;
@@ -76,7 +76,7 @@ TEST_CASE("bbwc: a sustained random write stream fills the cache, then runs at t
   // The same stream straight to the array (disks' caches off): its own
   // SPTF over 31 tags.
   DeviceConfig bare = c;
-  bare.controller_cache = 0;
+  bare.controller.cache = 0;
   sim::Simulator sim2;
   auto array = make_device(sim2, bare, 1, "sda");
   const FioResult direct = run_fio(sim2, *array, j);
@@ -88,7 +88,7 @@ TEST_CASE("bbwc: a sustained random write stream fills the cache, then runs at t
   CHECK(stream.iops < 1000);
   CHECK(stream.iops >= direct.iops);
   CHECK(stream.iops <= 3 * direct.iops);
-  CHECK(stream.lat_p50_ms > 10 * sim::to_millis(c.controller_overhead));
+  CHECK(stream.lat_p50_ms > 10 * sim::to_millis(c.controller.overhead));
 }
 
 TEST_CASE("bbwc: a read of data still in the cache is a hit; other reads reach the disks") {
@@ -111,7 +111,7 @@ TEST_CASE("bbwc: a read of data still in the cache is a hit; other reads reach t
   device->submit(hit);
   device->submit(miss);
   sim.run();
-  CHECK(hit.device_end - hit.device_start == c.controller_overhead);
+  CHECK(hit.device_end - hit.device_start == c.controller.overhead);
   CHECK(miss.device_end - miss.device_start > sim::kMillisecond);  // a seek on a disk
 }
 
@@ -152,21 +152,21 @@ TEST_CASE("bbwc: below the low watermark data stays in the cache until the perio
   testing::Sink owner;
   Command w;
   write_at(sim, controller, w, owner, 1000, 8192);
-  sim.run_until(c.controller_flush_interval - sim::kMillisecond);
+  sim.run_until(c.controller.flush_interval - sim::kMillisecond);
   CHECK(controller.dirty_bytes() == 8192);  // not destaged: a rewrite would be absorbed
   Command again;
   write_at(sim, controller, again, owner, 1000, 8192);
-  sim.run_until(c.controller_flush_interval - sim::kMicrosecond);
+  sim.run_until(c.controller.flush_interval - sim::kMicrosecond);
   CHECK(controller.dirty_bytes() == 8192);
-  sim.run_until(c.controller_flush_interval + 100 * sim::kMillisecond);
+  sim.run_until(c.controller.flush_interval + 100 * sim::kMillisecond);
   CHECK(controller.dirty_bytes() == 0);  // the flush pass destaged it once
 }
 
 TEST_CASE("bbwc: above the high watermark destages go full speed, below it they stop") {
   sim::Simulator sim;
   DeviceConfig c = testing::preset("raid1-hdd-7200-bbwc");
-  c.controller_cache = 8 * sim::kMiB;
-  c.controller_flush_interval = 3600 * sim::kSecond;  // no periodic flush in this test
+  c.controller.cache = 8 * sim::kMiB;
+  c.controller.flush_interval = 3600 * sim::kSecond;  // no periodic flush in this test
   auto device = make_device(sim, c, 1, "sda");
   auto& controller = dynamic_cast<ControllerCache&>(*device);
   testing::Sink owner;
@@ -178,7 +178,7 @@ TEST_CASE("bbwc: above the high watermark destages go full speed, below it they 
   CHECK(controller.destages_in_flight() == 23);  // 3/4 of the disks' 31 tags
   sim.run_until(10 * sim::kSecond);
   // Destaging stopped at the low watermark (80%), give or take the writes in flight.
-  const double full = static_cast<double>(controller.dirty_bytes()) / static_cast<double>(c.controller_cache);
+  const double full = static_cast<double>(controller.dirty_bytes()) / static_cast<double>(c.controller.cache);
   CHECK(full < 0.8);
   CHECK(full > 0.77);
   CHECK(controller.destages_in_flight() == 0);

@@ -69,7 +69,7 @@ TEST_CASE("hdd-7200-sata: a 5 % span cuts seeks: QD1 130-160 IOPS, QD32 300-450"
 
 TEST_CASE("an aging bound of ~0 turns SPTF into FCFS: QD32 no faster than QD1") {
   DeviceConfig c = testing::preset("hdd-7200-sata");
-  c.aging = 1;  // every eligible command is overdue: served in arrival order
+  c.hdd.aging = 1;  // every eligible command is overdue: served in arrival order
   const FioResult qd1 = fio_on(c, random_reads(1));
   const FioResult qd32 = fio_on(c, random_reads(32));
   // Only the command overhead overlaps with a deep queue (~1 %).
@@ -135,7 +135,7 @@ TEST_CASE("write cache: writes complete at link speed until it is full, then at 
   const FioResult r = fio_on(c, job);
   // The first ones fit in the free extents: t_cmd + 8 kB at 300 MiB/s = 0.18
   // ms each (the drive destages a few meanwhile).
-  for (std::int64_t i = 0; i < c.write_cache_extents; ++i) {
+  for (std::int64_t i = 0; i < c.hdd.write_cache_extents; ++i) {
     CHECK(r.latencies[static_cast<std::size_t>(i)] < 200 * sim::kMicrosecond);
   }
   // Full: each write waits for one destage, an SPTF pick among ~100 scattered
@@ -152,7 +152,7 @@ TEST_CASE("a FLUSH with a full write cache takes 0.1-0.6 s and leaves nothing di
   sim::Simulator sim;
   Hdd hdd(sim, testing::preset("hdd-7200-sata"), 1, "sda");
   testing::Sink owner;
-  std::vector<Command> writes(static_cast<std::size_t>(testing::preset("hdd-7200-sata").write_cache_extents));
+  std::vector<Command> writes(static_cast<std::size_t>(testing::preset("hdd-7200-sata").hdd.write_cache_extents));
   sim::Random random(5, "scatter");
   // As many scattered 8 kB writes as the cache has extents, one at a time
   // (QD1), then a FLUSH: E_max destages in SPTF order, 3-6 ms each.

@@ -83,7 +83,7 @@ class MixedLoad final : public CommandOwner {
 std::vector<Completion> run_mixed(const char* preset, int commands) {
   sim::Simulator sim;
   DeviceConfig config = testing::preset(preset);
-  if (config.controller_cache > 0) config.controller_cache = 4 * sim::kMiB;  // make writes wait for room too
+  if (config.controller.cache > 0) config.controller.cache = 4 * sim::kMiB;  // make writes wait for room too
   auto device = make_device(sim, config, 42, "dev");
   MixedLoad load(sim, *device, commands);
   load.start();

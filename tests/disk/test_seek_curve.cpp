@@ -35,14 +35,15 @@ TEST_CASE("Lee's 3-point curve: t(1) = single, t(N) = full, mean over random pai
   for (const std::string name : {"hdd-7200-sata", "hdd-15k-sas"}) {
     CAPTURE(name);
     const DeviceConfig c = testing::preset(name);
-    const SeekCurve curve(c.seek_single, c.seek_average, c.seek_full, c.cylinders);
+    const SeekCurve curve(c.hdd.seek_single, c.hdd.seek_average, c.hdd.seek_full, c.hdd.cylinders);
     CHECK_FALSE(curve.two_part());
     CHECK(curve(0) == 0);
-    CHECK(curve(1) == c.seek_single);  // exact by construction
-    CHECK(curve(c.cylinders) == c.seek_full);
+    CHECK(curve(1) == c.hdd.seek_single);  // exact by construction
+    CHECK(curve(c.hdd.cylinders) == c.hdd.seek_full);
     // Exact for a continuous uniform distance; 200 000 sampled pairs leave
     // well under 1 % of sampling error.
-    CHECK(mean_random_seek_ms(curve, c.cylinders) == doctest::Approx(sim::to_millis(c.seek_average)).epsilon(0.01));
+    CHECK(mean_random_seek_ms(curve, c.hdd.cylinders) ==
+          doctest::Approx(sim::to_millis(c.hdd.seek_average)).epsilon(0.01));
   }
 }
 

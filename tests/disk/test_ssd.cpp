@@ -97,7 +97,7 @@ TEST_CASE("flush: free with power-loss protection, programs the buffer without i
     CAPTURE(plp);
     sim::Simulator sim;
     DeviceConfig c = testing::preset("ssd-sata");
-    c.power_loss_protection = plp;
+    c.ssd.power_loss_protection = plp;
     Ssd ssd(sim, c, 1, "sda");
     CHECK(ssd.info().volatile_cache == !plp);
     testing::Sink owner;
@@ -114,12 +114,12 @@ TEST_CASE("flush: free with power-loss protection, programs the buffer without i
     sim.run();
     const sim::Duration took = flush.device_end - start;
     if (plp) {
-      CHECK(took == c.host_overhead);
+      CHECK(took == c.ssd.host_overhead);
     } else {
       // The partial stripe's program, slowed by GC as a random write, then the metadata.
-      const double gc_program = ssd.write_amplification() * static_cast<double>(c.program_time + c.read_time) +
-                                static_cast<double>(c.flush_overhead + 100 * sim::kMicrosecond);
-      CHECK(took >= c.program_time + c.flush_overhead);
+      const double gc_program = ssd.write_amplification() * static_cast<double>(c.ssd.program_time + c.ssd.read_time) +
+                                static_cast<double>(c.ssd.flush_overhead + 100 * sim::kMicrosecond);
+      CHECK(took >= c.ssd.program_time + c.ssd.flush_overhead);
       CHECK(static_cast<double>(took) <= gc_program);
     }
   }

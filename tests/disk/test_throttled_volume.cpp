@@ -108,8 +108,8 @@ TEST_CASE("gp3: 4k random writes at QD32 reach 3,000 IOPS and no more") {
   j.queue_depth = 1;
   j.duration = 2 * sim::kSecond;
   const FioResult qd1 = run_fio(sim1, *idle, j);
-  CHECK(qd1.lat_p50_ms > sim::to_millis(gp3.volume_latency));
-  CHECK(qd1.lat_p50_ms < sim::to_millis(gp3.volume_latency) + 0.2);  // the storage behind adds little
+  CHECK(qd1.lat_p50_ms > sim::to_millis(gp3.volume.latency));
+  CHECK(qd1.lat_p50_ms < sim::to_millis(gp3.volume.latency) + 0.2);  // the storage behind adds little
   CHECK(report_of(*idle).throttled == 0);
 }
 
@@ -146,7 +146,7 @@ TEST_CASE("gp2 100 GiB: 3,000 IOPS for 5.4 M / (3,000 - 300) = 2,000 s, then its
 
 TEST_CASE("an instance's IOPS limit in front of a gp3 volume holds it at the instance's rate") {
   sim::Simulator sim;
-  IoLimits instance({.iops = {.baseline = 1000}, .bytes = {}}, sim.now());
+  IoLimits instance({.iops = 1000}, sim.now());
   auto volume = make_device(sim, testing::preset("ebs-gp3"), 1, "xvdf", &instance);
   const double iops = run_fio(sim, *volume, randwrite_qd32(4 * sim::kKiB, 5)).iops;
   CHECK(iops <= 1000.0 + 10.0 / 5);                      // the 10 ms tolerance: 10 operations

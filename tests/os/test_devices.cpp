@@ -27,19 +27,19 @@ disk::DeviceConfig nvme() {
   c.capacity = sim::kTiB;
   c.queue_depth = 1023;
   c.link_rate = 3200 * sim::kMiB;
-  c.channels = 12;
-  c.dies_per_channel = 4;
-  c.planes = 4;
-  c.flash_page = 16 * sim::kKiB;
-  c.read_time = 60 * sim::kMicrosecond;
-  c.program_time = 2 * sim::kMillisecond;
-  c.channel_rate = 800 * sim::kMiB;
-  c.ftl_overhead = 10 * sim::kMicrosecond;
-  c.host_overhead = 8 * sim::kMicrosecond;
-  c.host_iops_cap = 650000;
-  c.write_buffer = 256 * sim::kMiB;
-  c.over_provisioning = 0.10;
-  c.power_loss_protection = true;
+  c.ssd.channels = 12;
+  c.ssd.dies_per_channel = 4;
+  c.ssd.planes = 4;
+  c.ssd.flash_page = 16 * sim::kKiB;
+  c.ssd.read_time = 60 * sim::kMicrosecond;
+  c.ssd.program_time = 2 * sim::kMillisecond;
+  c.ssd.channel_rate = 800 * sim::kMiB;
+  c.ssd.ftl_overhead = 10 * sim::kMicrosecond;
+  c.ssd.host_overhead = 8 * sim::kMicrosecond;
+  c.ssd.host_iops_cap = 650000;
+  c.ssd.write_buffer = 256 * sim::kMiB;
+  c.ssd.over_provisioning = 0.10;
+  c.ssd.power_loss_protection = true;
   return c;
 }
 

@@ -19,7 +19,7 @@ namespace {
 // The preset's 100 extents (DeviceConfig's default is docs/reference/os-disk-model.md's 128).
 disk::DeviceConfig drive() {
   disk::DeviceConfig c = testing::hdd_7200_sata();
-  c.write_cache_extents = 100;
+  c.hdd.write_cache_extents = 100;
   return c;
 }
 
@@ -73,27 +73,27 @@ TEST_CASE("hdd-7200-sata drains denser ascending sweeps faster, and shuffled one
 
 TEST_CASE("destage_order lba with a setup longer than the gap: the 1/2 sweep loses a revolution per write") {
   auto c = drive();
-  c.destage_order = disk::DestageOrder::Lba;
+  c.hdd.destage_order = disk::DestageOrder::Lba;
   const double no_setup = drain(c, 2, true);
   // The next extent starts 8 kB (52 us of rotation) after the last one ends: a 0.1 ms setup misses it.
-  c.command_setup = 100 * sim::kMicrosecond;
+  c.hdd.command_setup = 100 * sim::kMicrosecond;
   const double with_setup = drain(c, 2, true);
   MESSAGE("lba, 1/2: ", no_setup, " w/s without setup, ", with_setup, " with 0.1 ms");
   CHECK(no_setup >= 4000);
   CHECK(with_setup <= 120);  // one write per 8.33 ms revolution at most
   CHECK(with_setup >= 100);
   // Positioning-first finds another extent on the track instead of waiting a full turn.
-  c.destage_order = disk::DestageOrder::Positioning;
+  c.hdd.destage_order = disk::DestageOrder::Positioning;
   CHECK(drain(c, 2, true) >= 10 * with_setup);
 }
 
 TEST_CASE("a destage window of 1 drains a sparse sweep in strict arrival order, at the rotation's pace") {
   auto c = drive();
   const double all = drain(c, 100, true);
-  c.destage_window = 1;
+  c.hdd.destage_window = 1;
   const double one = drain(c, 100, true);
-  c.destage_window = 0;
-  c.destage_order = disk::DestageOrder::Fifo;
+  c.hdd.destage_window = 0;
+  c.hdd.destage_order = disk::DestageOrder::Fifo;
   const double fifo = drain(c, 100, true);
   MESSAGE("1/100: window all ", all, ", window 1 ", one, ", fifo ", fifo, " w/s");
   CHECK(one == fifo);  // the same order, so the same timeline

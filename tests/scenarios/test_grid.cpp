@@ -83,7 +83,7 @@ TEST_CASE("a grid over postgres.version re-resolves each release's defaults") {
 TEST_CASE("a grid over hardware.device re-resolves the device preset") {
   const Plan plan = load({{"grid", {{"hardware.device", {"hdd-7200-sata", "nvme"}}}}});
   REQUIRE(plan.points.size() == 2);
-  CHECK(plan.points[0].scenario.device.rpm == 7200);
+  CHECK(plan.points[0].scenario.device.hdd.rpm == 7200);
   CHECK(plan.points[0].scenario.device.kind == ckptsim::disk::Kind::Hdd);
   CHECK(plan.points[1].scenario.device.kind == ckptsim::disk::Kind::Ssd);
   CHECK(plan.points[1].scenario.wal_device.name == "nvme");

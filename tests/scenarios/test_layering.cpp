@@ -49,13 +49,13 @@ TEST_CASE("a device preset fills the data and WAL devices") {
   CHECK(only(plan).device.name == "nvme");
   CHECK(only(plan).device.kind == ckptsim::disk::Kind::Ssd);
   CHECK(only(plan).device.interface == ckptsim::disk::Interface::Nvme);
-  CHECK(only(plan).wal_device.controller_cache == 512 * sim::kMiB);
+  CHECK(only(plan).wal_device.controller.cache == 512 * sim::kMiB);
   CHECK(only(plan).wal_device.mirrors == 2);
   CHECK(only(plan).resolved["devices"]["wal"]["controller_cache"] == "512MB");
   // Without a wal_device, WAL shares the data device.
   const Plan shared = load({{"hardware", {{"device", "hdd-15k-sas"}}}});
   CHECK(only(shared).wal_device.name == "hdd-15k-sas");
-  CHECK(only(shared).wal_device.rpm == 15000);
+  CHECK(only(shared).wal_device.hdd.rpm == 15000);
   CHECK(!only(shared).wal_device.description.empty());
 }
 
@@ -63,15 +63,15 @@ TEST_CASE("the device section sets the data device's values over its preset, and
   const Plan plan = load({{"hardware", {{"device", "raid1-hdd-7200"}}},
                           {"device", {{"write_cache_extents", 16}, {"write_cache_size", "2MB"}}}});
   CHECK(only(plan).device.name == "raid1-hdd-7200");
-  CHECK(only(plan).device.write_cache_extents == 16);
-  CHECK(only(plan).device.write_cache_size == 2 * sim::kMiB);
-  CHECK(only(plan).device.rpm == 7200);                    // the rest is the preset's
-  CHECK(only(plan).wal_device.write_cache_extents == 16);  // the WAL shares that device
+  CHECK(only(plan).device.hdd.write_cache_extents == 16);
+  CHECK(only(plan).device.hdd.write_cache_size == 2 * sim::kMiB);
+  CHECK(only(plan).device.hdd.rpm == 7200);                    // the rest is the preset's
+  CHECK(only(plan).wal_device.hdd.write_cache_extents == 16);  // the WAL shares that device
   CHECK(only(plan).resolved["devices"]["data"]["write_cache_extents"] == 16);
   const Plan grid = load({{"grid", {{"device.write_cache_extents", {16, 100}}}}});
   REQUIRE(grid.points.size() == 2);
-  CHECK(grid.points[0].scenario.device.write_cache_extents == 16);
-  CHECK(grid.points[1].scenario.device.write_cache_extents == 100);
+  CHECK(grid.points[0].scenario.device.hdd.write_cache_extents == 16);
+  CHECK(grid.points[1].scenario.device.hdd.write_cache_extents == 100);
   CHECK(errors_of({{"device", {{"write_cache_extents", 0}}}}) ==
         std::vector<std::string>{"/device/write_cache_extents: 0 is out of range (1..65536)"});
   CHECK(errors_of({{"device", {{"rppm", 7200}}}}) ==
@@ -101,8 +101,8 @@ TEST_CASE("the E1 host box sets its hardware, kernel, mount and CPU cost") {
   CHECK(s.hardware.device == "raid1-hdd-7200-250g");  // "200 GB RAID1 HDD" (pgsql-hackers, Feb 2016)
   CHECK(s.device.mirrors == 2);
   CHECK(s.device.capacity == 250059350016);
-  CHECK(s.device.controller_cache == 0);  // md RAID1: no controller cache
-  CHECK(s.device.write_cache);            // the drives' own caches acknowledge writes
+  CHECK(s.device.controller.cache == 0);  // md RAID1: no controller cache
+  CHECK(s.device.hdd.write_cache);        // the drives' own caches acknowledge writes
   CHECK_FALSE(s.os.barrier);              // and no flush reaches them
   CHECK(s.os.kernel == "linux-3.2");
   CHECK(s.pgbench.cpu_update == 345 * sim::kMicrosecond);  // a box may set the host's statement cost
@@ -272,9 +272,9 @@ TEST_CASE("a device preset's destage settings are read in their units and checke
   ::setenv("CKPTSIM_HOME", home.path().c_str(), 1);
   const Plan plan = load_plan(json::object());
   const disk::DeviceConfig& d = plan.points.at(0).scenario.device;
-  CHECK(d.command_setup == 300 * sim::kMicrosecond);
-  CHECK(d.destage_window == 16);
-  CHECK(d.destage_order == disk::DestageOrder::Lba);
+  CHECK(d.hdd.command_setup == 300 * sim::kMicrosecond);
+  CHECK(d.hdd.destage_window == 16);
+  CHECK(d.hdd.destage_order == disk::DestageOrder::Lba);
   const json& shown = plan.points.at(0).scenario.resolved["devices"]["data"];
   CHECK(shown["command_setup"] == "300us");
   CHECK(shown["destage_window"] == 16);

@@ -160,3 +160,38 @@ TEST_CASE("a behaviour switch is read into its enum and written back under the s
   round_trips(pgbench::kProtocolNames);
   CHECK_FALSE(sim::enum_from_name(os::kSchedulerNames, "cfx").has_value());
 }
+
+namespace {
+
+struct Part {
+  std::int64_t iops = 0;
+  sim::Duration latency = 0;
+};
+struct Whole {
+  std::int64_t mirrors = 1;
+  Part part;
+};
+
+void describe_part(Schema<Part>& s) {
+  s.integer("iops", &Part::iops, 0, 100).duration("latency", &Part::latency, sim::kMillisecond, 0, sim::kSecond);
+}
+
+}  // namespace
+
+TEST_CASE("within() binds a member struct's rows flat, under a prefix, with their own units and ranges") {
+  Schema<Whole> schema;
+  schema.integer("mirrors", &Whole::mirrors, 1, 8).within(&Whole::part, describe_part, "volume_");
+  CHECK(schema.names() == std::vector<std::string>{"mirrors", "volume_iops", "volume_latency"});
+
+  Whole whole;
+  Errors errors;
+  schema.parse({{"volume_iops", 40}, {"volume_latency", 2}, {"mirrors", 2}}, Origins("/device"), whole, errors);
+  CHECK(errors.empty());
+  CHECK(whole.part.iops == 40);
+  CHECK(whole.part.latency == 2 * sim::kMillisecond);  // the part's base unit
+  CHECK(schema.normalise(whole).dump() == R"({"mirrors":2,"volume_iops":40,"volume_latency":"2ms"})");
+
+  schema.parse({{"volume_iops", 400}, {"iops", 1}}, Origins("/device"), whole, errors);
+  CHECK(errors.messages() == std::vector<std::string>{"/device/volume_iops: 400 is out of range (0..100)",
+                                                      "/device/iops: unknown setting; did you mean volume_iops?"});
+}
