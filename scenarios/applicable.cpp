@@ -42,26 +42,18 @@ json applicable_device_settings(const json& device, const disk::DeviceConfig& co
 }
 
 void erase_settings_release_lacks(json& postgres, const postgres::PostgresConfig& config) {
-  const postgres::Version version(config.version);
-  if (!version.at_least(90300)) postgres.erase("data_checksums");
-  if (!version.at_least(90400)) postgres.erase("wal_log_hints");
-  if (!version.at_least(180000)) erase_keys(postgres, {"io_method", "io_workers"});
+  const int version = postgres::Version(config.version).num();
+  postgres_rows().each_row([&](const std::string& name, const SettingFacts& facts) {
+    if (facts.resolved_drops && !facts.in_release(version)) postgres.erase(name);
+  });
 }
 
 json applicable_postgres_settings(const json& postgres, const postgres::PostgresConfig& config) {
   json out = postgres;
-  const postgres::Version version(config.version);
-  if (version.has_max_wal_size()) {
-    out.erase("checkpoint_segments");
-  } else {
-    erase_keys(out, {"max_wal_size", "min_wal_size", "wal_compression"});
-  }
-  if (!version.at_least(90600)) {
-    erase_keys(out,
-               {"checkpoint_flush_after", "bgwriter_flush_after", "backend_flush_after", "wal_writer_flush_after"});
-  }
-  if (!version.at_least(140000)) out.erase("track_wal_io_timing");
-  erase_settings_release_lacks(out, config);
+  const int version = postgres::Version(config.version).num();
+  postgres_rows().each_row([&](const std::string& name, const SettingFacts& facts) {
+    if (facts.since != 0 && !facts.in_release(version)) out.erase(name);
+  });
   if (out.contains("synchronous_commit")) out["synchronous_commit"] = config.synchronous_commit ? "on" : "off";
   return out;
 }

@@ -19,16 +19,16 @@ namespace ckptsim::scenarios {
 // none, no volume_* keys without a volume.
 json applicable_device_settings(const json& device, const disk::DeviceConfig& config);
 
-// The postgres keys the release has (guc.c's table of that release, as
-// version_gates.cpp reads it): checkpoint_segments until 9.4, max_wal_size
-// and min_wal_size from 9.5, the *_flush_after from 9.6, track_wal_io_timing
-// from 14; synchronous_commit as on or off, PostgreSQL's enum words.
+// The postgres keys the release has, as the rows give each one's releases
+// (settings_postgres.cpp): checkpoint_segments until 9.4, max_wal_size and
+// min_wal_size from 9.5, the *_flush_after from 9.6, track_wal_io_timing from
+// 14, ...; synchronous_commit as on or off, PostgreSQL's enum words.
 json applicable_postgres_settings(const json& postgres, const postgres::PostgresConfig& config);
 
-// The keys of settings added after 17's were modelled (data_checksums from
-// 9.3, wal_log_hints from 9.4, io_method and io_workers from 18), erased for a
-// release without them: the resolved settings (run.json, summary.json) keep
-// only the ones the release has.
+// The keys of rows marked resolved_drops (data_checksums from 9.3,
+// wal_log_hints from 9.4, io_method and io_workers from 18: modelled after the
+// others), erased for a release without them: the resolved settings (run.json,
+// summary.json) keep only the ones the release has.
 void erase_settings_release_lacks(json& postgres, const postgres::PostgresConfig& config);
 
 json applicable_settings(const Scenario& s);

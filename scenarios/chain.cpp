@@ -6,35 +6,11 @@
 
 #include <algorithm>
 
+#include "scenarios/settings.h"
+
 namespace ckptsim::scenarios {
 
 namespace {
-
-// PostgreSQL settings a reload applies (pg_settings.context sighup, superuser
-// or user), as ckptsim's server reads them on the fly (Server::reload).
-const std::vector<std::string> kReloadable{"checkpoint_timeout",
-                                           "checkpoint_completion_target",
-                                           "checkpoint_segments",
-                                           "max_wal_size",
-                                           "min_wal_size",
-                                           "checkpoint_warning",
-                                           "checkpoint_sorting",
-                                           "checkpoint_flush_after",
-                                           "bgwriter_delay",
-                                           "bgwriter_lru_maxpages",
-                                           "bgwriter_lru_multiplier",
-                                           "bgwriter_flush_after",
-                                           "backend_flush_after",
-                                           "full_page_writes",
-                                           "wal_compression",
-                                           "wal_sync_method",
-                                           "synchronous_commit",
-                                           "wal_writer_delay",
-                                           "wal_writer_flush_after",
-                                           "commit_delay",
-                                           "commit_siblings",
-                                           "log_checkpoints",
-                                           "track_wal_io_timing"};
 
 std::string joined_quoted(const std::vector<std::string>& names) {
   std::string out;
@@ -73,8 +49,10 @@ ChainSpec read_chain(const json& grid, Errors& errors) {
 
 std::string chain_refusal(const std::string& section, const std::string& key) {
   if (section == "postgres") {
-    if (std::find(kReloadable.begin(), kReloadable.end(), key) != kReloadable.end()) return "";
-    if (key == "fsync") return "ckptsim's server reads fsync at its start only, so a change would need a restart";
+    // A reload applies what the row's context allows (Server::reload).
+    const SettingFacts* facts = postgres_rows().facts(key);
+    if (facts != nullptr && facts->reloadable()) return "";
+    if (facts != nullptr && !facts->start_only.empty()) return facts->start_only;
     return "a change of " + key + " needs a server restart, which would not carry the state over";
   }
   if (section == "pgbench") {

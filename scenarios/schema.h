@@ -14,6 +14,16 @@
 // a config back in its owner's units, in declaration order. within() binds
 // the rows of a member struct (a device's HddConfig, an IoLimitsConfig under
 // "volume_" or "instance_") from that part's own declaration.
+//
+// A row also carries the facts PostgreSQL's guc_tables.c keeps beside a
+// GUC's bounds, so that nothing else lists them again: the release it came
+// with (and left with), its context (when a change takes effect), whether it
+// is a config_int, or why it is ckptsim's own key rather than a GUC:
+//
+//       .bytes("checkpoint_flush_after", ...).since(90600).context(Context::Sighup)
+//
+// The version refusals, the keys a release shows, and the settings a chained
+// grid may vary (a reload) are read from these facts (scenarios/setting_facts.h).
 #pragma once
 
 #include <algorithm>
@@ -23,6 +33,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -65,6 +76,39 @@ class Origins {
 };
 
 inline constexpr std::int64_t kNoLimit = std::numeric_limits<std::int64_t>::max();
+
+// GucContext (guc.h), in its order: from internal (never changes) to user
+// (any session may SET it). Unset: not a PostgreSQL setting's row.
+enum class Context : std::uint8_t { Unset, Internal, Postmaster, Sighup, SuperuserBackend, Backend, Superuser, User };
+
+// What one row knows besides how to read its value.
+struct SettingFacts {
+  int since = 0;          // PG_VERSION_NUM of the release it came with (0: not given)
+  int until = 0;          // the release that removed it (0: still there)
+  std::string came_with;  // how a refusal names `since`, when more than its release ("9.3's initdb")
+  // Outside [since, until) the key is dropped from what `check` shows but not
+  // refused: a scenario may name both spellings of one figure (checkpoint_segments
+  // and max_wal_size) so that a version axis can cross the release that renamed it.
+  bool other_releases_ignore = false;
+  // Outside [since, until) the key is dropped from run.json and summary.json as
+  // well (the rows modelled after the others, so that the older outputs did not change).
+  bool resolved_drops = false;
+  Context context = Context::Unset;
+  bool integer = false;     // a config_int: parse_int refuses a fraction before 12
+  std::string model_only;   // why this is ckptsim's own key, not a GUC (empty for a GUC)
+  std::string start_only;   // why ckptsim reads at start only what PostgreSQL reloads
+
+  // A reload (SIGHUP) applies it: PostgreSQL's sighup, superuser and user
+  // contexts (the backend ones take effect only in new sessions, which a
+  // reload does not start), unless ckptsim's model reads it at start only.
+  bool reloadable() const {
+    return (context == Context::Sighup || context == Context::Superuser || context == Context::User) &&
+           start_only.empty();
+  }
+  bool in_release(int version_num) const {
+    return version_num >= since && (until == 0 || version_num < until);
+  }
+};
 
 template <class Config>
 class Schema {
@@ -157,7 +201,8 @@ class Schema {
   }
   // A behaviour switch: one of the names of its enum's table (sim/enum_names.h).
   template <class E, std::size_t N>
-  Schema& choice(std::string name, E Config::*member, const sim::EnumNames<E, N>& names) {
+  // (The member is not deduced, so that a base struct's member is accepted.)
+  Schema& choice(std::string name, std::type_identity_t<E Config::*> member, const sim::EnumNames<E, N>& names) {
     Field field{std::move(name), nullptr, nullptr};
     field.read = [member, &names](const json& v, Config& out, std::string& expected) {
       if (v.is_string()) {
@@ -180,7 +225,8 @@ class Schema {
   // A word of the enum's table, or a boolean read as `on` / `off` (a GUC that
   // was a boolean before it took methods, as wal_compression in 15).
   template <class E, std::size_t N>
-  Schema& choice_or_boolean(std::string name, E Config::*member, const sim::EnumNames<E, N>& names, E on, E off) {
+  Schema& choice_or_boolean(std::string name, std::type_identity_t<E Config::*> member,
+                            const sim::EnumNames<E, N>& names, E on, E off) {
     Field field{std::move(name), nullptr, nullptr};
     field.read = [member, &names, on, off](const json& v, Config& out, std::string& expected) {
       if (v.is_string()) {
@@ -226,12 +272,44 @@ class Schema {
     describe(part);
     for (auto& row : part.fields_) {
       Field field{prefix + row.name, nullptr, nullptr};
+      field.facts = row.facts;
       field.read = [member, read = std::move(row.read)](const json& v, Config& out, std::string& expected) {
         return read(v, out.*member, expected);
       };
       field.write = [member, write = std::move(row.write)](const Config& c) { return write(c.*member); };
       fields_.push_back(std::move(field));
     }
+    return *this;
+  }
+
+  // Facts of the row declared last (see SettingFacts).
+  Schema& since(int version_num, std::string came_with = "") {
+    fields_.back().facts.since = version_num;
+    fields_.back().facts.came_with = std::move(came_with);
+    return *this;
+  }
+  Schema& until(int version_num) {
+    fields_.back().facts.until = version_num;
+    return *this;
+  }
+  Schema& other_releases_ignore() {
+    fields_.back().facts.other_releases_ignore = true;
+    return *this;
+  }
+  Schema& resolved_drops() {
+    fields_.back().facts.resolved_drops = true;
+    return *this;
+  }
+  Schema& context(Context context) {
+    fields_.back().facts.context = context;
+    return *this;
+  }
+  Schema& model_only(std::string why) {
+    fields_.back().facts.model_only = std::move(why);
+    return *this;
+  }
+  Schema& start_only(std::string why) {
+    fields_.back().facts.start_only = std::move(why);
     return *this;
   }
 
@@ -265,6 +343,18 @@ class Schema {
 
   bool has(const std::string& name) const { return find(name) != nullptr; }
 
+  // Calls f(name, facts) for every row, in declaration order.
+  template <class F>
+  void each_row(F&& f) const {
+    for (const Field& field : fields_) f(field.name, field.facts);
+  }
+
+  // The facts of the row `name` (nullptr for an unknown name).
+  const SettingFacts* facts(const std::string& name) const {
+    const Field* field = find(name);
+    return field != nullptr ? &field->facts : nullptr;
+  }
+
  private:
   template <class>
   friend class Schema;  // within() takes a part's rows
@@ -273,6 +363,7 @@ class Schema {
     std::string name;
     std::function<bool(const json&, Config&, std::string& expected)> read;
     std::function<json(const Config&)> write;
+    SettingFacts facts{};
   };
 
   const Field* find(const std::string& name) const {
@@ -295,6 +386,7 @@ class Schema {
   Schema& quantity(std::string name, std::int64_t Config::*member, std::int64_t min, std::int64_t max,
                    bool auto_allowed, bool as_number, Show show, Read read_value) {
     Field field{std::move(name), nullptr, nullptr};
+    field.facts.integer = true;  // an int64 quantity is a GUC's config_int, with a unit or without
     field.read = [=](const json& v, Config& out, std::string& expected) {
       if (auto_allowed && (v == -1 || v == "-1")) {
         out.*member = -1;

@@ -65,4 +65,10 @@ void describe_init(Schema<pgbench::InitConfig>& s);
 
 Schemas make_schemas();
 
+// The postgres section's rows (describe_postgres), made once: what the version
+// gates, `check`, the chain rules and pasted-conf recognition read of a setting.
+const Schema<postgres::PostgresConfig>& postgres_rows();
+// "9.6" for 90600, "18" for 180000: a release as its notes name it.
+std::string release_name(int version_num);
+
 }  // namespace ckptsim::scenarios

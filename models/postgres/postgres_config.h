@@ -42,9 +42,13 @@ enum class IoMethod : std::uint8_t { Sync, Worker, IoUring };
 inline constexpr sim::EnumNames<IoMethod, 3> kIoMethodNames{
     {{"sync", IoMethod::Sync}, {"worker", IoMethod::Worker}, {"io_uring", IoMethod::IoUring}}};
 
-struct PostgresConfig {
-  std::string version = "15";
-  sim::Bytes shared_buffers = 128 * sim::kMiB;
+// The settings a reload (SIGHUP) applies: PostgreSQL's sighup, superuser and
+// user contexts, as the scenario rows give them (scenarios/settings_postgres.cpp;
+// a test checks the rows and this struct agree). PostgresConfig derives from it
+// rather than holding it as a member so that every setting stays reachable by
+// its GUC name (config.checkpoint_timeout), and Server::reload is the one
+// assignment apply_reload makes.
+struct ReloadableConfig {
   sim::Duration checkpoint_timeout = 5 * sim::kMinute;
   double checkpoint_completion_target = 0.9;             // 0.5 before 14
   std::int64_t checkpoint_segments = 3;                  // up to 9.4
@@ -60,14 +64,9 @@ struct PostgresConfig {
   double bgwriter_lru_multiplier = 2.0;
   sim::Bytes bgwriter_flush_after = 512 * sim::kKiB;  // 9.6+
   sim::Bytes backend_flush_after = 0;                 // 9.6+
-  sim::Bytes wal_buffers = -1;                        // -1: 1/32 of shared_buffers, 64kB..16MB
   bool full_page_writes = true;
   // 9.5+: full-page images compressed (~3x for pgbench pages, taken for every method).
   WalCompression wal_compression = WalCompression::Off;
-  // fsync = off: pg_fsync, pg_fdatasync and pg_flush_data return at once and
-  // issue_xlog_fsync and ProcessSyncRequests skip their syncs (fd.c, xlog.c,
-  // sync.c / md.c before 12): no fsync, fdatasync or sync_file_range reaches the kernel.
-  bool fsync = true;
   WalSyncMethod wal_sync_method = WalSyncMethod::Fdatasync;  // the Linux default
   bool synchronous_commit = true;
   sim::Duration wal_writer_delay = 200 * sim::kMillisecond;
@@ -76,6 +75,19 @@ struct PostgresConfig {
   std::int64_t commit_siblings = 5;  // commit_delay only with this many other open transactions
   bool log_checkpoints = true;
   bool track_wal_io_timing = false;  // 14+: pg_stat_wal's wal_write_time / wal_sync_time (18: pg_stat_io's)
+  std::int64_t io_workers = 3;       // 18+; no read of a pgbench run uses the workers (see IoMethod)
+};
+
+// The rest is fixed from the server's start: postmaster and internal
+// contexts, and fsync, which PostgreSQL reloads but this model reads at start.
+struct PostgresConfig : ReloadableConfig {
+  std::string version = "15";
+  sim::Bytes shared_buffers = 128 * sim::kMiB;
+  sim::Bytes wal_buffers = -1;  // -1: 1/32 of shared_buffers, 64kB..16MB
+  // fsync = off: pg_fsync, pg_fdatasync and pg_flush_data return at once and
+  // issue_xlog_fsync and ProcessSyncRequests skip their syncs (fd.c, xlog.c,
+  // sync.c / md.c before 12): no fsync, fdatasync or sync_file_range reaches the kernel.
+  bool fsync = true;
   // initdb --data-checksums (9.3+; initdb's default from 18): a checksum on
   // every data page. A cluster property (the GUC is read-only), so a chained
   // grid cannot vary it.
@@ -83,8 +95,12 @@ struct PostgresConfig {
   // 9.4+: WAL-log hint-bit changes as if checksums were on.
   bool wal_log_hints = false;
   IoMethod io_method = IoMethod::Worker;  // 18+ (18's default)
-  std::int64_t io_workers = 3;            // 18+
 };
+
+// What pg_ctl reload changes in a running server's settings.
+inline void apply_reload(PostgresConfig& running, const PostgresConfig& reread) {
+  static_cast<ReloadableConfig&>(running) = reread;
+}
 
 // XLogHintBitIsNeeded (xlog.h): with checksums or wal_log_hints, the first
 // change of a page after a checkpoint's redo point that only sets hint bits

@@ -81,29 +81,7 @@ void Server::start() {
 
 void Server::reload(const PostgresConfig& c) {
   log(sim_.now(), log_prefix(sim_.now(), postmaster_pid_) + "received SIGHUP, reloading configuration files");
-  config_.checkpoint_timeout = c.checkpoint_timeout;
-  config_.checkpoint_completion_target = c.checkpoint_completion_target;
-  config_.checkpoint_segments = c.checkpoint_segments;
-  config_.max_wal_size = c.max_wal_size;
-  config_.min_wal_size = c.min_wal_size;
-  config_.checkpoint_warning = c.checkpoint_warning;
-  config_.checkpoint_sorting = c.checkpoint_sorting;
-  config_.checkpoint_flush_after = c.checkpoint_flush_after;
-  config_.bgwriter_delay = c.bgwriter_delay;
-  config_.bgwriter_lru_maxpages = c.bgwriter_lru_maxpages;
-  config_.bgwriter_lru_multiplier = c.bgwriter_lru_multiplier;
-  config_.bgwriter_flush_after = c.bgwriter_flush_after;
-  config_.backend_flush_after = c.backend_flush_after;
-  config_.full_page_writes = c.full_page_writes;
-  config_.wal_compression = c.wal_compression;
-  config_.wal_sync_method = c.wal_sync_method;
-  config_.synchronous_commit = c.synchronous_commit;
-  config_.wal_writer_delay = c.wal_writer_delay;
-  config_.wal_writer_flush_after = c.wal_writer_flush_after;
-  config_.commit_delay = c.commit_delay;
-  config_.commit_siblings = c.commit_siblings;
-  config_.log_checkpoints = c.log_checkpoints;
-  config_.track_wal_io_timing = c.track_wal_io_timing;
+  apply_reload(config_, c);
   checkpoint_writeback_->set_flush_after(flush_after_pages(version_, config_.checkpoint_flush_after));
   bgwriter_writeback_->set_flush_after(flush_after_pages(version_, config_.bgwriter_flush_after));
   checkpointer_.reload();

@@ -6,23 +6,39 @@
 // composed over an os::FileSystem. This is the seam the pgbench model and the
 // runner use; the mechanisms live in the files named below.
 //
-//   backend.h       a connection's statements: page changes, inserts, row locks, commit
-//   buffer_pool.h   descriptors, mapping table, freelist, clock sweep
-//   bufmgr.h        ReadBuffer, eviction, FlushBuffer, SyncOneBuffer
-//   bgwriter.h      BgBufferSync and hibernation
-//   checkpointer.h  triggers, CreateCheckPoint, BufferSync, pacing, sync phase
-//   sync_queue.h    fsync request queue, compaction, pendingOps
-//   wal.h           insertion, full-page images, group commit, WAL writer, segments
-//   relations.h     relations in 1 GB segment files
-//   host_file.h     a file that a process beside the server writes (pgbench's -P log)
-//   lmgr.h          relation extension and row locks
-//   writeback.h     *_flush_after
-//   log_format.h    log_line_prefix and log_checkpoints lines per version
-//   stats.h         pg_stat_bgwriter / pg_stat_checkpointer / pg_stat_wal counters
+//   backend.h             a connection's statements: page changes, inserts, row locks, hint bits, commit
+//   buffer_pool.h         descriptors, mapping table, freelist, clock sweep
+//   bufmgr.h              ReadBuffer, eviction, FlushBuffer, SyncOneBuffer, MarkBufferDirtyHint
+//   bgwriter.h            BgBufferSync and hibernation
+//   checkpointer.h        the checkpointer's loop, requests, CreateCheckPoint
+//   checkpoint_schedule.h when a checkpoint is due and how fast it writes
+//   checkpoint_write.h    BufferSync and CheckpointWriteDelay
+//   checkpoint_sync.h     the sync phase (ProcessSyncRequests / mdsync)
+//   sync_queue.h          fsync request queue, compaction, pendingOps
+//   slru.h                the pg_xact / pg_subtrans pages a checkpoint writes (18's slru_written)
+//   wal.h                 insertion, full-page images, group commit
+//   walwriter.h           the WAL writer process
+//   wal_segments.h        WAL segment files: recycling, removal
+//   wal_ledger.h          the WAL's bookkeeping for the crash report
+//   relations.h           relations in 1 GB segment files
+//   writeback.h           *_flush_after
+//   lmgr.h                relation extension and row locks
+//   latch.h               a process latch
+//   proc.h                a process as shared memory sees it (PGPROC)
+//   wait_event.h          pg_stat_activity's wait events
+//   prewarm.h             pg_prewarm
+//   crash.h               the cluster as recovery would find it after a power loss
+//   host_file.h           a file that a process beside the server writes (pgbench's -P log)
+//   log_format.h          log_line_prefix and log_checkpoints lines per version
+//   stats.h               pg_stat_bgwriter / pg_stat_checkpointer / pg_stat_wal counters
+//   postgres_config.h     the settings, ReloadableConfig the ones a reload applies
+//   version.h             what changed between releases
+//   server_stats.cpp      this class's system.csv columns, pg_stat_reset
 //
-// Left out: autovacuum, hint-bit dirtying, HOT pruning, SLRUs, heavyweight
-// lock manager (row locks are a small table with no deadlock detection;
-// pgbench takes them in a fixed order), CPU of backends (charged by pgbench).
+// Left out: autovacuum, HOT pruning, the SLRUs' own buffers and reads (only
+// the pages a checkpoint writes are counted), heavyweight lock manager (row
+// locks are a small table with no deadlock detection; pgbench takes them in a
+// fixed order), CPU of backends (charged by pgbench).
 #pragma once
 
 #include <cstdint>
@@ -68,8 +84,7 @@ class Server {
   // pg_ctl reload: the postmaster re-reads postgresql.conf and signals its
   // children (SIGHUP), each of which runs ProcessConfigFile at its next loop
   // (guc-file.l; CheckpointerMain, BackgroundWriterMain). Takes from `config`
-  // the settings a reload may change (context sighup, superuser, user: the
-  // checkpoint, bgwriter, WAL writer, commit and flush_after settings);
+  // the settings a reload may change, its ReloadableConfig (postgres_config.h);
   // shared_buffers, wal_buffers and the version (postmaster context) stay, and
   // so does fsync, which this model reads at start only. The checkpointer's
   // and the bgwriter's latches are set, as the signal handler does.
