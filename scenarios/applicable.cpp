@@ -1,6 +1,5 @@
 #include "scenarios/applicable.h"
 
-#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -10,10 +9,6 @@
 namespace ckptsim::scenarios {
 
 namespace {
-
-void erase_keys(json& section, std::initializer_list<const char*> keys) {
-  for (const char* key : keys) section.erase(key);
-}
 
 void erase_keys(json& section, const std::vector<std::string>& keys) {
   for (const std::string& key : keys) section.erase(key);
