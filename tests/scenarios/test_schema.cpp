@@ -191,7 +191,7 @@ TEST_CASE("within() binds a member struct's rows flat, under a prefix, with thei
   CHECK(whole.part.latency == 2 * sim::kMillisecond);  // the part's base unit
   CHECK(schema.normalise(whole).dump() == R"({"mirrors":2,"volume_iops":40,"volume_latency":"2ms"})");
 
-  schema.parse({{"volume_iops", 400}, {"iops", 1}}, Origins("/device"), whole, errors);
+  schema.parse({{"volume_iops", 400}, {"volume_iop", 1}}, Origins("/device"), whole, errors);
   CHECK(errors.messages() == std::vector<std::string>{"/device/volume_iops: 400 is out of range (0..100)",
-                                                      "/device/iops: unknown setting; did you mean volume_iops?"});
+                                                      "/device/volume_iop: unknown setting; did you mean volume_iops?"});
 }
