@@ -23,7 +23,7 @@
 //       .bytes("checkpoint_flush_after", ...).since(90600).context(Context::Sighup)
 //
 // The version refusals, the keys a release shows, and the settings a chained
-// grid may vary (a reload) are read from these facts (scenarios/setting_facts.h).
+// grid may vary (a reload) are read from these facts (SettingFacts, below).
 #pragma once
 
 #include <algorithm>
@@ -80,6 +80,21 @@ inline constexpr std::int64_t kNoLimit = std::numeric_limits<std::int64_t>::max(
 // GucContext (guc.h), in its order: from internal (never changes) to user
 // (any session may SET it). Unset: not a PostgreSQL setting's row.
 enum class Context : std::uint8_t { Unset, Internal, Postmaster, Sighup, SuperuserBackend, Backend, Superuser, User };
+
+// As pg_settings.context spells them (GucContext_Names, guc_tables.c).
+inline const char* context_name(Context c) {
+  switch (c) {
+    case Context::Internal: return "internal";
+    case Context::Postmaster: return "postmaster";
+    case Context::Sighup: return "sighup";
+    case Context::SuperuserBackend: return "superuser-backend";
+    case Context::Backend: return "backend";
+    case Context::Superuser: return "superuser";
+    case Context::User: return "user";
+    case Context::Unset: break;
+  }
+  return "model-only";
+}
 
 // What one row knows besides how to read its value.
 struct SettingFacts {

@@ -76,6 +76,7 @@ struct Shared {
         slots(1) {
     if (sem_init(&slots[0], /*pshared=*/1, static_cast<unsigned>(jobs)) != 0)
       throw std::runtime_error(fmt::format("a semaphore for --jobs: {}", std::strerror(errno)));
+    for (std::size_t i = 0; i < points; ++i) states[i] = kPending;  // until its process starts
   }
   SharedArray<std::atomic<double>> fractions;   // by position among the selected points: the bar's
   SharedArray<std::atomic<int>> states;         // PointState

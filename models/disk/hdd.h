@@ -118,7 +118,6 @@ class Hdd final : public Device {
 
   bool busy_ = false;        // mechanism serving a command or a destage
   int destage_extent_ = -1;  // the extent being destaged, if any
-  bool last_was_destage_ = false;
 
   CommandList queue_;            // host commands waiting for the mechanism, in arrival order
   CommandList cache_waiters_;    // writes waiting for dirty space, in arrival order

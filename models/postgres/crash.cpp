@@ -12,10 +12,10 @@ CrashState Server::crash_state() const {
   c.insert_lsn = wal_.insert_lsn();
   c.write_lsn = wal_.write_lsn();
   c.flush_lsn = wal_.flush_lsn();
-  c.redo_lsn = checkpointer_.recovery_redo();
-  c.checkpoint_record_end = checkpointer_.last_checkpoint_record_end();
+  c.redo_lsn = aux_.checkpointer.recovery_redo();
+  c.checkpoint_record_end = aux_.checkpointer.last_checkpoint_record_end();
   c.durable_lsn = wal_.durable_lsn(std::min(c.redo_lsn, c.checkpoint_record_end));
-  c.phase = checkpointer_.phase();
+  c.phase = aux_.checkpointer.phase();
   c.full_page_writes = config_.full_page_writes;
   c.redo = wal_.ledger().since_redo(c.redo_lsn);
   c.acknowledged_commits = wal_.ledger().acknowledged_commits();

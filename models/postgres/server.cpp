@@ -30,17 +30,20 @@ Server::Server(sim::Simulator& sim, sim::Resource& cpus, os::FileSystem& fs, con
       queue_(pages(config.shared_buffers), version_.queue_compaction()),
       wal_(sim, fs, config_, version_, stats_),
       bufmgr_(pool_, rels_, wal_, queue_, stats_, version_),
-      bgwriter_(sim, &cpus, bufmgr_, config_, version_, stats_),
-      checkpointer_(sim, &cpus, bufmgr_, wal_, queue_, config_, version_, stats_),
+      aux_{BackgroundWriter(sim, &cpus, bufmgr_, config_, version_, stats_),
+           Checkpointer(sim, &cpus, bufmgr_, wal_, queue_, config_, version_, stats_),
+           std::make_unique<WritebackContext>(rels_, flush_after_pages(version_, config_.checkpoint_flush_after),
+                                              &stats_.checkpointer_writebacks),
+           std::make_unique<WritebackContext>(rels_, flush_after_pages(version_, config_.bgwriter_flush_after),
+                                              &stats_.bgwriter_writebacks),
+           {},
+           {},
+           {}},
       locks_(sim) {
-  wal_.set_active_xacts(&active_write_xacts_);
-  checkpointer_.set_xid_counter(&xids_assigned_);
-  wal_.on_segment_finished([this](std::int64_t segno) { checkpointer_.wal_segment_finished(segno); });
-  checkpointer_.set_log([this](sim::Time t, const std::string& line) { log(t, line); });
-  checkpoint_writeback_ = std::make_unique<WritebackContext>(
-      rels_, flush_after_pages(version_, config_.checkpoint_flush_after), &stats_.checkpointer_writebacks);
-  bgwriter_writeback_ = std::make_unique<WritebackContext>(
-      rels_, flush_after_pages(version_, config_.bgwriter_flush_after), &stats_.bgwriter_writebacks);
+  wal_.set_active_xacts(&procs_.active_write_xacts);
+  aux_.checkpointer.set_xid_counter(&procs_.xids_assigned);
+  wal_.on_segment_finished([this](std::int64_t segno) { aux_.checkpointer.wal_segment_finished(segno); });
+  aux_.checkpointer.set_log([this](sim::Time, const std::string& line) { log_(line); });
 }
 
 Server::~Server() = default;
@@ -51,8 +54,6 @@ RelationId Server::create_relation(std::string name, std::int64_t blocks) {
   return rels_.create(std::move(name), blocks);
 }
 
-std::int64_t Server::relation_blocks(RelationId rel) const { return rels_.rel(rel).nblocks; }
-
 void Server::start() {
   if (started_) return;
   started_ = true;
@@ -60,40 +61,40 @@ void Server::start() {
   if (version_.combined_bgwriter()) {
     // Up to 9.1: "writer process" is both; its writes are the checkpointer's (fsyncs kept locally).
     os::OsTask& task = fs_.new_task("writer process");
-    checkpointer_proc_ = PgProc{&task, ProcKind::Checkpointer, checkpoint_writeback_.get()};
-    checkpointer_.set_pid(postmaster_pid_ + task.pid);
-    sim_.spawn(checkpointer_.run(checkpointer_proc_, &bgwriter_));
+    aux_.checkpointer_proc = PgProc{&task, ProcKind::Checkpointer, aux_.checkpoint_writeback.get()};
+    aux_.checkpointer.set_pid(postmaster_pid_ + task.pid);
+    sim_.spawn(aux_.checkpointer.run(aux_.checkpointer_proc, &aux_.bgwriter));
   } else {
     os::OsTask& ckpt = fs_.new_task("checkpointer process");
-    checkpointer_proc_ = PgProc{&ckpt, ProcKind::Checkpointer, checkpoint_writeback_.get()};
-    checkpointer_.set_pid(postmaster_pid_ + ckpt.pid);
+    aux_.checkpointer_proc = PgProc{&ckpt, ProcKind::Checkpointer, aux_.checkpoint_writeback.get()};
+    aux_.checkpointer.set_pid(postmaster_pid_ + ckpt.pid);
     // A backend that finds the request queue half full wakes the checkpointer to absorb it.
-    queue_.on_half_full([this] { checkpointer_.wake(); });
-    sim_.spawn(checkpointer_.run(checkpointer_proc_, nullptr));
+    queue_.on_half_full([this] { aux_.checkpointer.wake(); });
+    sim_.spawn(aux_.checkpointer.run(aux_.checkpointer_proc, nullptr));
     os::OsTask& bgw = fs_.new_task("writer process");
-    bgwriter_proc_ = PgProc{&bgw, ProcKind::Bgwriter, bgwriter_writeback_.get()};
-    sim_.spawn(bgwriter_.run(bgwriter_proc_));
+    aux_.bgwriter_proc = PgProc{&bgw, ProcKind::Bgwriter, aux_.bgwriter_writeback.get()};
+    sim_.spawn(aux_.bgwriter.run(aux_.bgwriter_proc));
   }
   os::OsTask& walwriter = fs_.new_task("wal writer process");
-  walwriter_proc_ = PgProc{&walwriter, ProcKind::WalWriter, nullptr};
-  sim_.spawn(wal_.writer().run(walwriter_proc_));
+  aux_.walwriter_proc = PgProc{&walwriter, ProcKind::WalWriter, nullptr};
+  sim_.spawn(wal_.writer().run(aux_.walwriter_proc));
 }
 
 void Server::reload(const PostgresConfig& c) {
-  log(sim_.now(), log_prefix(sim_.now(), postmaster_pid_) + "received SIGHUP, reloading configuration files");
+  log_(log_prefix(sim_.now(), postmaster_pid_) + "received SIGHUP, reloading configuration files");
   apply_reload(config_, c);
-  checkpoint_writeback_->set_flush_after(flush_after_pages(version_, config_.checkpoint_flush_after));
-  bgwriter_writeback_->set_flush_after(flush_after_pages(version_, config_.bgwriter_flush_after));
-  checkpointer_.reload();
-  if (started_ && !version_.combined_bgwriter()) bgwriter_.latch().set();
+  aux_.checkpoint_writeback->set_flush_after(flush_after_pages(version_, config_.checkpoint_flush_after));
+  aux_.bgwriter_writeback->set_flush_after(flush_after_pages(version_, config_.bgwriter_flush_after));
+  aux_.checkpointer.reload();
+  if (started_ && !version_.combined_bgwriter()) aux_.bgwriter.latch().set();
 }
 
 Backend& Server::connect() {
-  os::OsTask& task = fs_.new_task("postgres: backend " + std::to_string(backends_.size() + 1));
-  backends_.push_back(std::make_unique<Backend>(
-      SharedState{sim_, config_, version_, stats_, rels_, wal_, bufmgr_, locks_, active_write_xacts_, xids_assigned_},
+  os::OsTask& task = fs_.new_task("postgres: backend " + std::to_string(procs_.backends.size() + 1));
+  procs_.backends.push_back(std::make_unique<Backend>(
+      SharedState{sim_, config_, version_, stats_, rels_, wal_, bufmgr_, locks_, procs_.active_write_xacts, procs_.xids_assigned},
       task));
-  return *backends_.back();
+  return *procs_.backends.back();
 }
 
 std::unique_ptr<HostFile> Server::create_host_file(std::string_view name, std::string process, std::int64_t max_bytes) {
@@ -103,17 +104,15 @@ std::unique_ptr<HostFile> Server::create_host_file(std::string_view name, std::s
 }
 
 void Server::request_checkpoint(bool immediate) {
-  checkpointer_.request(immediate ? kCheckpointImmediate | kCheckpointForce | kCheckpointWait : kCheckpointForce);
+  aux_.checkpointer.request(immediate ? kCheckpointImmediate | kCheckpointForce | kCheckpointWait : kCheckpointForce);
 }
 
-void Server::set_log_sink(std::function<void(std::string_view line)> sink) { sink_ = std::move(sink); }
-
-void Server::log(sim::Time /*t*/, const std::string& line) {
-  if (sink_) sink_(line);
+void Server::set_log_sink(std::function<void(std::string_view line)> sink) {
+  if (sink) log_ = std::move(sink);
 }
 
 bool Server::check_durability(std::string* why) const {
-  const Lsn redo = checkpointer_.last_completed_redo();
+  const Lsn redo = aux_.checkpointer.last_completed_redo();
   if (redo == 0) return true;
   auto fail = [&](const std::string& reason) {
     if (why != nullptr) *why = reason;

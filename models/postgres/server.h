@@ -71,9 +71,8 @@ class Server {
   Server& operator=(const Server&) = delete;
 
   // A relation as pgbench -i leaves it: `blocks` pages on disk (not cached), split into 1 GB
-  // segment files. Call before start().
+  // segment files. Call before start(). Its size later: relations().rel(id).nblocks.
   RelationId create_relation(std::string name, std::int64_t blocks);
-  std::int64_t relation_blocks(RelationId rel) const;
   // Starts the background processes (bgwriter, checkpointer, WAL writer; one combined process up to 9.1).
   void start();
   // A new backend process (one per pgbench connection); owned by the Server.
@@ -119,11 +118,33 @@ class Server {
   Relations& relations() noexcept { return rels_; }
   Wal& wal() noexcept { return wal_; }
   SyncQueue& sync_queue() noexcept { return queue_; }
-  BackgroundWriter& bgwriter() noexcept { return bgwriter_; }
-  Checkpointer& checkpointer() noexcept { return checkpointer_; }
+  BackgroundWriter& bgwriter() noexcept { return aux_.bgwriter; }
+  Checkpointer& checkpointer() noexcept { return aux_.checkpointer; }
 
  private:
-  void log(sim::Time t, const std::string& line);
+  // The auxiliary processes the postmaster starts (AuxiliaryProcessMain): their
+  // loops, their PGPROCs and the writeback contexts of their *_flush_after.
+  struct AuxProcesses {
+    BackgroundWriter bgwriter;
+    Checkpointer checkpointer;
+    std::unique_ptr<WritebackContext> checkpoint_writeback;
+    std::unique_ptr<WritebackContext> bgwriter_writeback;
+    PgProc checkpointer_proc;
+    PgProc bgwriter_proc;
+    PgProc walwriter_proc;
+  };
+  // What procarray.c and varsup.c keep of the backends: their processes, the
+  // transactions holding an xid (commit_siblings counts them) and the xids handed out.
+  struct ProcArray {
+    std::vector<std::unique_ptr<Backend>> backends;
+    std::int64_t active_write_xacts = 0;
+    std::int64_t xids_assigned = 0;
+  };
+  // The start of the measured run (pg_stat_reset) and of the current system.csv interval.
+  struct StatsWindow {
+    sim::Time reset_at = 0;
+    Stats at_interval_start;
+  };
 
   sim::Simulator& sim_;
   int postmaster_pid_;
@@ -137,21 +158,12 @@ class Server {
   SyncQueue queue_;
   Wal wal_;
   BufferManager bufmgr_;
-  BackgroundWriter bgwriter_;
-  Checkpointer checkpointer_;
-  std::unique_ptr<WritebackContext> checkpoint_writeback_;
-  std::unique_ptr<WritebackContext> bgwriter_writeback_;
-  PgProc checkpointer_proc_;
-  PgProc bgwriter_proc_;
-  PgProc walwriter_proc_;
+  AuxProcesses aux_;
   bool started_ = false;
-  std::vector<std::unique_ptr<Backend>> backends_;
-  std::int64_t active_write_xacts_ = 0;
-  std::int64_t xids_assigned_ = 0;
+  ProcArray procs_;
   LockTable locks_;
-  std::function<void(std::string_view)> sink_;
-  sim::Time stats_reset_at_ = 0;
-  Stats at_interval_start_;
+  std::function<void(std::string_view)> log_ = [](std::string_view) {};
+  StatsWindow window_;
 };
 
 }  // namespace ckptsim::postgres

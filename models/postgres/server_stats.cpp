@@ -11,8 +11,8 @@ namespace ckptsim::postgres {
 
 void Server::reset_stats() {
   stats_ = Stats{};
-  at_interval_start_ = Stats{};
-  stats_reset_at_ = sim_.now();
+  window_.at_interval_start = Stats{};
+  window_.reset_at = sim_.now();
 }
 
 void Server::add_system_columns(sim::Table& system) {
@@ -28,7 +28,7 @@ void Server::add_system_columns(sim::Table& system) {
       [this](const sim::Interval& interval, std::span<sim::Cell> cells) {
         const double seconds = std::max(sim::to_seconds(interval.end - interval.start), 1e-9);
         const Stats& now = stats_;
-        const Stats& then = at_interval_start_;
+        const Stats& then = window_.at_interval_start;
         const auto rate = [seconds](std::int64_t a, std::int64_t b) { return static_cast<double>(a - b) / seconds; };
         cells[0] = rate(now.buffers_checkpoint, then.buffers_checkpoint);
         cells[1] = rate(now.buffers_clean, then.buffers_clean);
@@ -41,15 +41,15 @@ void Server::add_system_columns(sim::Table& system) {
         const std::int64_t hits = now.blks_hit - then.blks_hit;
         const std::int64_t reads = now.blks_read - then.blks_read;
         cells[8] = hits + reads > 0 ? 100.0 * static_cast<double>(hits) / static_cast<double>(hits + reads) : 0.0;
-        cells[9] = std::string(sim::enum_name(kCheckpointPhaseNames, checkpointer_.phase()));
-        at_interval_start_ = stats_;
+        cells[9] = std::string(sim::enum_name(kCheckpointPhaseNames, aux_.checkpointer.phase()));
+        window_.at_interval_start = stats_;
       });
 }
 
 std::vector<CheckpointRecord> Server::checkpoints_since_reset() const {
   std::vector<CheckpointRecord> out;
-  for (const CheckpointRecord& c : checkpointer_.history()) {
-    if (c.start >= stats_reset_at_) out.push_back(c);
+  for (const CheckpointRecord& c : aux_.checkpointer.history()) {
+    if (c.start >= window_.reset_at) out.push_back(c);
   }
   return out;
 }

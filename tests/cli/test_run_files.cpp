@@ -99,7 +99,8 @@ TEST_CASE("no string in cli/ or analysis/ but run_files.h spells a run folder's 
   CHECK(spelled == "");
 }
 
-// From the top: main.cpp -> commands/ -> run/ -> pages/, calibrate/, report/ -> host/, folder/. A folder
+// From the top: cli/main.cpp -> cli/commands/ -> cli/run/ -> cli/pages/, cli/calibrate/, cli/report/ ->
+// cli/host/, cli/folder/. A folder
 // includes its own files and those of folders below it; folders of one rank do not include each other.
 TEST_CASE("cli/'s folders include downward only: commands/ -> run/ -> pages/, calibrate/, report/ -> host/, folder/") {
   const std::map<std::string, int> rank = {{"commands", 3}, {"run", 2},  {"pages", 1}, {"calibrate", 1},

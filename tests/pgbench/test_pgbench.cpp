@@ -89,11 +89,11 @@ TEST_CASE("the first update of an accounts page is never HOT: its new version ex
   c.builtin = Builtin::SimpleUpdate;
   c.transactions = 300;
   c.hot_update_ratio = 1.0;
-  const std::int64_t before = m.server.relation_blocks(m.tables.accounts);
+  const std::int64_t before = m.server.relations().rel(m.tables.accounts).nblocks;
   m.run(c);
   const auto first_updates = std::count(m.tables.accounts_updated.begin(), m.tables.accounts_updated.end(), true);
   CHECK(first_updates > 400);  // 600 updates over 1640 pages: most are first updates
-  CHECK(m.server.relation_blocks(m.tables.accounts) - before == (first_updates + 60) / 61);
+  CHECK(m.server.relations().rel(m.tables.accounts).nblocks - before == (first_updates + 60) / 61);
 }
 
 TEST_CASE("pgbench_history grows by one page per 155 inserts") {
@@ -102,10 +102,10 @@ TEST_CASE("pgbench_history grows by one page per 155 inserts") {
   c.builtin = Builtin::SimpleUpdate;
   c.transactions = 155;  // exactly one history page
   m.run(c);
-  CHECK(m.server.relation_blocks(m.tables.history) == 1);
+  CHECK(m.server.relations().rel(m.tables.history).nblocks == 1);
   c.transactions = 1;
   m.run(c, "again");
-  CHECK(m.server.relation_blocks(m.tables.history) == 2);
+  CHECK(m.server.relations().rel(m.tables.history).nblocks == 2);
 }
 
 TEST_CASE("-R -T: clients whose next start falls beyond the end disconnect before it, delaying their thread's others") {

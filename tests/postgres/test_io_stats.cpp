@@ -108,7 +108,7 @@ TEST_CASE("pg_stat_io counters: a relation extension is an extend, counted in bu
   server.start();
   rig.sim.spawn(insert_rows(b, rel, 5));
   rig.sim.run_until(sim::kSecond);
-  const std::int64_t extends = server.relation_blocks(rel) - 1;
+  const std::int64_t extends = server.relations().rel(rel).nblocks - 1;
   CHECK(extends >= 4);
   CHECK(server.stats().backend_extends == extends);
   CHECK(server.stats().buffers_backend == extends);  // pg_stat_io writes: buffers_backend - extends = 0

@@ -52,7 +52,7 @@ TEST_CASE("full-page writes: exactly one image per page per checkpoint cycle") {
   rig.sim.spawn([](Backend& be, RelationId r) -> sim::Process { co_await be.insert(r, 100, 80); }(b, rel));
   rig.sim.run_until(4 * sim::kSecond);
   CHECK(server.stats().wal_fpi == 22);
-  CHECK(server.relation_blocks(rel) == 51);
+  CHECK(server.relations().rel(rel).nblocks == 51);
 }
 
 TEST_CASE("full_page_writes off: no images; wal_compression: a third of the image") {

@@ -92,7 +92,7 @@ TEST_CASE("a chained axis that needs a restart, a re-init or another host is ref
                                     {"chain", true}}}});
   REQUIRE(restart.size() == 1);
   CHECK(restart[0] ==
-        "/grid/postgres.shared_buffers: cannot vary along a chained grid: a change of shared_buffers needs a server "
+        "/grid/postgres.shared_buffers: cannot vary along a chained grid: a change of shared_buffers (context postmaster) needs a server "
         "restart, which would not carry the state over");
 
   const auto others = errors_of({{"grid",
@@ -112,7 +112,7 @@ TEST_CASE("a chained axis that needs a restart, a re-init or another host is ref
   CHECK(others[3] ==
         "/grid/warmup.duration: cannot vary along a chained grid: a chain has one warmup, before its first point");
   CHECK(others[4] ==
-        "/grid/postgres.wal_buffers: cannot vary along a chained grid: a change of wal_buffers needs a "
+        "/grid/postgres.wal_buffers: cannot vary along a chained grid: a change of wal_buffers (context postmaster) needs a "
         "server restart, which would not carry the state over");
 
   // The same axes without a chain are a grid like any other.
