@@ -53,11 +53,10 @@ std::string chain_refusal(const std::string& section, const std::string& key) {
     const SettingFacts* facts = postgres_rows().facts(key);
     if (facts != nullptr && facts->reloadable()) return "";
     if (facts != nullptr && !facts->start_only.empty()) return facts->start_only;
-    if (facts != nullptr && facts->context != Context::Unset) {
-      return "a change of " + key + " (context " + context_name(facts->context) +
-             ") needs a server restart, which would not carry the state over";
-    }
-    return "a change of " + key + " needs a server restart, which would not carry the state over";
+    const std::string context = facts != nullptr && facts->context != Context::Unset
+                                    ? std::string(" (context ") + context_name(facts->context) + ")"
+                                    : "";
+    return "a change of " + key + context + " needs a server restart, which would not carry the state over";
   }
   if (section == "pgbench") {
     if (key == "scale") return "a change of scale needs pgbench -i, which would not carry the state over";
