@@ -108,7 +108,7 @@ void Server::request_checkpoint(bool immediate) {
 }
 
 void Server::set_log_sink(std::function<void(std::string_view line)> sink) {
-  if (sink) log_ = std::move(sink);
+  log_ = sink ? std::move(sink) : [](std::string_view) {};  // no sink: the lines go nowhere
 }
 
 bool Server::check_durability(std::string* why) const {
