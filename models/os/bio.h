@@ -46,6 +46,12 @@ using SetHook = boost::intrusive::set_member_hook<boost::intrusive::link_mode<bo
 struct Bio {
   disk::Op op = disk::Op::Read;
   bool sync = false;
+  // REQ_META: jbd2's journal blocks and commit record. blk-throttle charges
+  // such a bio but never queues it (bio_issue_as_root_blkg).
+  bool meta = false;
+  // How many of the kernel's bios this one stands for, as blk-throttle counts
+  // them: jbd2 submits one per journal block (submit_bh), carried here as one.
+  std::int32_t nr_bios = 1;
   std::int64_t sector = 0;
   std::int64_t bytes = 0;
   int pid = 0;  // submitting task (CFQ queue)

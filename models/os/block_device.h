@@ -36,6 +36,9 @@ class BlockDevice {
   virtual void unplug(Plug& plug) = 0;
   // blkdev_issue_flush: returns once a cache flush issued after the call has completed.
   virtual sim::Task<> flush_cache() = 0;
+  // The PREFLUSH / FUA of a REQ_META bio (jbd2's commit record): the same
+  // flush, but part of a bio blk-throttle has already charged (blk_throttle.h).
+  virtual sim::Task<> meta_flush_cache() { return flush_cache(); }
   // bdi_write_congested, as fadvise and writeback consult it.
   virtual bool write_congested() const = 0;
   // The diskstats that system.csv's iostat columns show for this volume.
