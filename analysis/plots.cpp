@@ -212,6 +212,26 @@ std::string volume_panel(std::string_view system_csv, const std::vector<std::str
       series_of(system_csv, "vol_burst_balance_pct", "vol_burst_balance_pct"));
 }
 
+// blk-throttle (system.csv's blkthrotl_* columns, present only on a limited
+// device): bios waiting in its FIFO on the left axis; on the right, the
+// milliseconds they waited in each interval, summed over bios.
+std::string blk_throttle_panel(std::string_view system_csv, const std::vector<std::string>& header) {
+  std::string queued, waited;
+  for (std::string_view prefix : {"", "wal_"}) {
+    const std::string q = std::string(prefix) + "blkthrotl_queued", w = std::string(prefix) + "blkthrotl_wait_ms";
+    if (!has(header, q) || !has(header, w)) continue;
+    queued += (queued.empty() ? "" : ", \\\n     ") + series_of(system_csv, q, q);
+    waited += ", \\\n     " + series_of(system_csv, w, w) + " axes x1y2";
+  }
+  if (queued.empty()) return {};
+  return fmt::format(
+      "set title 'blk-throttle: bios held by the cgroup limit, and their wait'\n"
+      "set ylabel 'bios queued'\nset y2label 'bio-ms waited per interval'\nset y2tics\n"
+      "set y2range [0:*]\nplot {}{}\n"
+      "unset y2tics\nunset y2label\n",
+      queued, waited);
+}
+
 // The wait-event panel: average active sessions per wait event (seconds of
 // backend time per second) as a stacked area, CPU at the bottom, as database
 // tools draw it. Idle sessions (Client:ClientRead) are not active and are left
@@ -372,7 +392,7 @@ std::string plot_run(const std::filesystem::path& run_dir, const std::string& ti
     return fmt::format("no transaction completed in any interval ({}: tps 0 throughout)", names.progress);
   std::vector<std::string> outputs = {names.tps_png, names.tps_svg};
 
-  std::string memory_panel, queue_panel, await_panel, volume, wait_panel;
+  std::string memory_panel, queue_panel, await_panel, volume, throttle, wait_panel;
   const std::string latency = latency_panel(progress, run_dir, names.progress);
   if (std::filesystem::exists(run_dir / names.waits)) wait_panel = waits_panel(run_dir, names.waits);
   const auto system_csv = run_dir / names.system;
@@ -384,6 +404,7 @@ std::string plot_run(const std::filesystem::path& run_dir, const std::string& ti
       await_panel =
           system_panel(names.system, header, {"data_r_await", "data_w_await", "wal_w_await"}, "disk awaits", "ms");
       volume = volume_panel(names.system, header);
+      throttle = blk_throttle_panel(names.system, header);
     }
   }
   const bool system_plot = !latency.empty() || !memory_panel.empty() || !queue_panel.empty() || !wait_panel.empty();
@@ -399,17 +420,17 @@ std::string plot_run(const std::filesystem::path& run_dir, const std::string& ti
   script += "replot\nunset output\n";
   if (system_plot) {
     const int panels = 1 + !latency.empty() + !memory_panel.empty() + !queue_panel.empty() + !await_panel.empty() +
-                       !volume.empty() + !wait_panel.empty();
+                       !volume.empty() + !throttle.empty() + !wait_panel.empty();
     script += "\n# tps above what the kernel and the disk were doing at the same time.\n";
     script += terminal("pngcairo", kPanelHeight * panels, names.system_png);
     // The volume panel's right axis takes room: every panel keeps the same x scale.
-    if (!volume.empty()) script += "set rmargin 10\n";
+    if (!volume.empty() || !throttle.empty()) script += "set rmargin 10\n";
     script += fmt::format("set multiplot layout {},1 title {}\n", panels, gp_quote(title));
     script += "set title 'tps'\nset ylabel 'tps'\nplot " + series_of(names.progress, "tps", "") + "\n";
     script += "unset label\n";  // the causes once, in the tps panel
-    script += latency + memory_panel + queue_panel + await_panel + volume + wait_panel;
+    script += latency + memory_panel + queue_panel + await_panel + volume + throttle + wait_panel;
     script += "unset multiplot\nunset output\n";
-    if (!volume.empty()) script += "unset rmargin\n";
+    if (!volume.empty() || !throttle.empty()) script += "unset rmargin\n";
   }
   write_file_atomically(run_dir / names.script, script);
   if (gnuplot_available()) render(run_dir, names.script, outputs);

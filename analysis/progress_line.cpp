@@ -51,10 +51,11 @@ class LineReader {
     return number(w, name);
   }
 
-  // "%.3f" of a latency: any double, nan and -nan included.
+  // "%.3f" of a latency: any double, nan and -nan (glibc's printf, 9.x) and
+  // NaN, Infinity (PostgreSQL's own snprintf, which pgbench uses since 12) included.
   void latency(std::string_view name) {
     const std::string_view w = word();
-    if (w.find_first_not_of("0123456789.-+eEnaif") != std::string_view::npos) {
+    if (w.find_first_not_of("0123456789.-+eEnaifNIty") != std::string_view::npos) {
       fail(fmt::format("{} \"{}\" is not a number", name, shown(w)));
     }
     (void)number(w, name, /*finite=*/false);

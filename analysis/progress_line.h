@@ -6,7 +6,8 @@
 //   then, each when present and in this order: ", N failed" (15+),
 //   ", lag %.3f ms" (-R), ", N skipped" (-R with -L), ", N retried, M retries"
 //   (15+, --max-tries other than 1); "\r" at the end is passed over.
-// The latencies may read "nan" or "-nan" (9.x divides by zero in a second
+// The latencies may read "NaN" (PostgreSQL's snprintf, 12+: the stddev of a
+// second with one transaction), "nan" or "-nan" (9.x divides by zero in a second
 // without transactions) and are checked to be numbers but not kept.
 //
 // A hand-written reader, linear in the line's length: a backtracking regex

@@ -56,7 +56,8 @@ int main(int argc, char** argv) {
   // In the order --help lists them.
   const std::vector<Command> commands = {add_run(app),      add_check(app),     add_analyze(app), add_compare(app),
                                          add_presets(app),  add_plot(app),      add_report(app),  add_index(app),
-                                         add_devbench(app), add_calibrate(app), add_bench(app),   add_compare_pg(app)};
+                                         add_devbench(app), add_calibrate(app), add_bench(app),   add_compare_pg(app),
+                                         add_validate(app)};
 
   if (refuse_unknown_command(app, argc, argv)) return 2;
   try {

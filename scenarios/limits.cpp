@@ -1,6 +1,8 @@
 // scenarios/limits.cpp
 #include "scenarios/limits.h"
 
+#include "scenarios/settings.h"
+
 #include <fmt/format.h>
 
 #include "models/pgbench/tables.h"
@@ -114,6 +116,16 @@ void check_os_limits(const Layers& layers, const Scenario& s, Errors& errors) {
                std::to_string(s.os.dirty_bytes) +
                    " is below the kernel's minimum, two pages (8192 bytes, dirty_bytes_min): give 0 (vm.dirty_ratio "
                    "applies) or at least 8kB");
+  }
+  // The WAL's own throttle needs the WAL's own device: on the data device the data's limit is the WAL's too.
+  if (s.os.wal_blkio_throttle.enabled() && s.hardware.wal_device.empty()) {
+    for (const std::string& key : part_keys(describe_blkio_throttle, kWalBlkioThrottlePrefix)) {
+      if (!layers.has("os", key)) continue;
+      errors.add(layers.origins("os").of(key),
+                 "the WAL has no device of its own (hardware.wal_device is not set): the data device's "
+                 "os.blkio_throttle limits the WAL's I/O as well");
+      break;
+    }
   }
 }
 

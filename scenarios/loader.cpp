@@ -77,6 +77,31 @@ std::vector<PastedSetting> lay_pasted(const std::string& section, const json& te
   return pasted.settings;
 }
 
+// os.blkio_throttle (or os.wal_blkio_throttle) as an object of its limits
+// ({"write_iops": 300}) or as pasted io.max / blkio.throttle / systemd
+// text: the flat keys blkio_throttle.write_iops, ... that --set and a grid use.
+std::vector<Written> lay_blkio_throttle(const std::string& name, const json& value, const std::string& where,
+                                        Layers& layers, Errors& errors) {
+  std::vector<Written> written;
+  const std::string prefix = name + ".";
+  if (value.is_object()) {
+    for (const auto& [limit, setting] : value.items()) {
+      layers.set("os", prefix + limit, setting, where + "/" + limit);
+      written.push_back({prefix + limit, setting, where + "/" + limit, false});
+    }
+  } else if (value.is_string()) {
+    for (const PastedSetting& p : paste_blkio_throttle(value.get<std::string>(), where, prefix, errors).settings) {
+      layers.set("os", p.key, p.value, p.where);
+      written.push_back({p.key, p.value, p.where, true});
+    }
+  } else {
+    errors.add(where, shown(value) +
+                          " is not an object of limits (read_iops, write_iops, read_bps, write_bps) or a pasted "
+                          "io.max, blkio.throttle.*_device or systemd IO*Max= line");
+  }
+  return written;
+}
+
 // Lays the sections of a scenario file (prefix "") or of a preset-list
 // fragment (prefix "<file>: "), over what lies below. A section's pasted text
 // is laid first, then its JSON keys; one setting written both ways is an
@@ -108,6 +133,12 @@ void lay_sections(const json& doc, const std::string& prefix, const std::vector<
       }
       for (const auto& [name, setting] : value.items()) {
         if (name == pasted) continue;
+        if (key == "os" && (name == "blkio_throttle" || name == "wal_blkio_throttle")) {
+          for (const Written& w : lay_blkio_throttle(name, setting, where + "/" + name, layers, errors)) {
+            written.push_back(w);
+          }
+          continue;
+        }
         layers.set(key, name, setting, where + "/" + name);
         written.push_back({name, setting, where + "/" + name, false});
       }

@@ -44,6 +44,16 @@ Pasted paste_sysctl_conf(const std::string& text, const std::string& where, cons
 // measured run's database.
 Pasted paste_pgbench_command(const std::string& text, const std::string& where, bool with_scale, Errors& errors);
 
+// A block-throttle limit as a user would paste it: a cgroup v2 io.max line,
+// cgroup v1 blkio.throttle.*_device lines (or the echo that wrote them), or
+// systemd's IO{Read,Write}{IOPS,Bandwidth}Max= lines (scenarios/paste_blkio.cpp).
+// The keys are `prefix` + read_iops, write_iops, read_bps, write_bps; 0 = no limit.
+Pasted paste_blkio_throttle(const std::string& text, const std::string& where, const std::string& prefix,
+                            Errors& errors);
+
+// The lines of a pasted text ("\n" or "\r\n" ends).
+std::vector<std::string> lines_of(const std::string& text);
+
 // Whether a setting path names pasted text: postgres.conf, os.sysctl, pgbench.command, warmup.command.
 bool is_pasted_path(const std::string& path);
 

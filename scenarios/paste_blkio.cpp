@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "scenarios/paste.h"
 
 namespace ckptsim::scenarios {
@@ -204,16 +206,18 @@ class Reader {
   void systemd(const std::vector<std::string>& words) {
     const std::string& first = words[0];
     const auto equals = first.find('=');
-    const auto key = systemd_key(first.substr(0, equals));
+    const std::string name = first.substr(0, equals);
+    const auto key = systemd_key(name);
     std::vector<std::string> rest(words.begin() + 1, words.end());
     if (equals + 1 < first.size()) rest.insert(rest.begin(), first.substr(equals + 1));
     if (!key) {
-      errors_.add(where_, "\"" + first.substr(0, equals) +
-                              "\" is not one of IOReadIOPSMax, IOWriteIOPSMax, IOReadBandwidthMax, IOWriteBandwidthMax");
+      errors_.add(where_, fmt::format("\"{}\" is not one of IOReadIOPSMax, IOWriteIOPSMax, IOReadBandwidthMax, "
+                                      "IOWriteBandwidthMax",
+                                      name));
       return;
     }
     if (rest.size() != 2) {
-      errors_.add(where_, first.substr(0, equals + 1) + " takes \"PATH VALUE\" (e.g. /dev/loop0 300)");
+      errors_.add(where_, fmt::format("{}= takes \"PATH VALUE\" (e.g. /dev/loop0 300)", name));
       return;
     }
     const auto value = rest[1] == "infinity" ? std::optional<std::int64_t>(0) : systemd_size(rest[1]);

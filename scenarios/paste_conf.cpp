@@ -133,6 +133,9 @@ ConfLine read_conf_line(const std::string& line) {
   return out;
 }
 
+
+}  // namespace
+
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);
@@ -142,8 +145,6 @@ std::vector<std::string> lines_of(const std::string& text) {
   }
   return lines;
 }
-
-}  // namespace
 
 Pasted paste_postgresql_conf(const std::string& text, const std::string& where,
                              const std::vector<std::string>& modelled, Errors& errors) {

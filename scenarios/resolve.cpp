@@ -66,6 +66,14 @@ json normalise_device(const disk::DeviceConfig& device, const Schemas& schemas) 
   return out;
 }
 
+// A device without a throttle resolves as before blk-throttle was modelled.
+json normalise_os(const os::OsConfig& os, const Schemas& schemas) {
+  json out = schemas.os.normalise(os);
+  if (!os.blkio_throttle.enabled()) erase_rows(out, part_keys(describe_blkio_throttle, kBlkioThrottlePrefix));
+  if (!os.wal_blkio_throttle.enabled()) erase_rows(out, part_keys(describe_blkio_throttle, kWalBlkioThrottlePrefix));
+  return out;
+}
+
 json normalise_hardware(const HardwareConfig& hardware, const Schemas& schemas) {
   json out = schemas.hardware.normalise(hardware);
   if (!hardware.instance.limited()) erase_rows(out, part_keys(describe_io_limits, kInstancePrefix));
@@ -313,7 +321,7 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
   s.resolved["hardware"] = normalise_hardware(s.hardware, schemas);
   s.resolved["devices"] = {{"data", normalise_device(s.device, schemas)},
                            {"wal", normalise_device(s.wal_device, schemas)}};
-  s.resolved["os"] = schemas.os.normalise(s.os);
+  s.resolved["os"] = normalise_os(s.os, schemas);
   s.resolved["postgres"] = schemas.postgres.normalise(s.postgres);
   erase_settings_release_lacks(s.resolved["postgres"], s.postgres);
   s.resolved["pgbench"] = schemas.pgbench.normalise(s.pgbench);

@@ -59,6 +59,12 @@ std::vector<std::string> part_keys(void (*describe)(Schema<Part>&), const std::s
   return keys;
 }
 void describe_os(Schema<os::OsConfig>& s);
+// blk-throttle's limits, under kBlkioThrottlePrefix (the data device) and
+// kWalBlkioThrottlePrefix: `"blkio_throttle": {"write_iops": 300}` in a
+// scenario is the key blkio_throttle.write_iops, as --set and a grid spell it.
+void describe_blkio_throttle(Schema<os::BlkThrottleConfig>& s);
+inline const std::string kBlkioThrottlePrefix = "blkio_throttle.";
+inline const std::string kWalBlkioThrottlePrefix = "wal_blkio_throttle.";
 void describe_postgres(Schema<postgres::PostgresConfig>& s);
 void describe_pgbench(Schema<pgbench::PgbenchConfig>& s, bool with_scale);
 void describe_init(Schema<pgbench::InitConfig>& s);

@@ -5,6 +5,8 @@
 // switches of a kernel generation (set by presets/os/<kernel>.json).
 #include "scenarios/settings.h"
 
+#include <limits>
+
 namespace ckptsim::scenarios {
 
 void describe_os(Schema<os::OsConfig>& s) {
@@ -32,6 +34,8 @@ void describe_os(Schema<os::OsConfig>& s) {
       .integer("nr_requests", &OsConfig::nr_requests, 0, 100000)
       .bytes("read_ahead_kb", &OsConfig::read_ahead_kb, kKiB, 0)
       .bytes("max_sectors_kb", &OsConfig::max_sectors_kb, kKiB, 8 * kKiB, 32 * sim::kMiB)
+      .within(&OsConfig::blkio_throttle, describe_blkio_throttle, kBlkioThrottlePrefix)
+      .within(&OsConfig::wal_blkio_throttle, describe_blkio_throttle, kWalBlkioThrottlePrefix)
       .choice("md_layering", &OsConfig::md_layering, os::kMdLayeringNames)
       .integer("md_max_queued_requests", &OsConfig::md_max_queued_requests, 0, 1000000)
       .duration("read_expire", &OsConfig::read_expire, kMillisecond, 1)
@@ -51,6 +55,17 @@ void describe_os(Schema<os::OsConfig>& s) {
       .choice("writepages_scan", &OsConfig::writepages_scan, os::kWritepagesScanNames)
       .boolean("ordered_data", &OsConfig::ordered_data)
       .boolean("fsync_waits_committing", &OsConfig::fsync_waits_committing);
+}
+
+// As the cgroup files take them: operations and bytes per second, 0 = no
+// limit (blkio.throttle.*_device's u64, io.max's "max"); the bytes in
+// PostgreSQL's units ("40MB" = 40 MiB), as every size of a scenario.
+void describe_blkio_throttle(Schema<os::BlkThrottleConfig>& s) {
+  using os::BlkThrottleConfig;
+  s.integer("read_iops", &BlkThrottleConfig::read_iops, 0, std::numeric_limits<std::uint32_t>::max())
+      .integer("write_iops", &BlkThrottleConfig::write_iops, 0, std::numeric_limits<std::uint32_t>::max())
+      .bytes("read_bps", &BlkThrottleConfig::read_bps, 1, 0)
+      .bytes("write_bps", &BlkThrottleConfig::write_bps, 1, 0);
 }
 
 }  // namespace ckptsim::scenarios

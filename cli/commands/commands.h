@@ -34,5 +34,6 @@ Command add_devbench(CLI::App& app);
 Command add_calibrate(CLI::App& app);
 Command add_bench(CLI::App& app);
 Command add_compare_pg(CLI::App& app);
+Command add_validate(CLI::App& app);
 
 }  // namespace ckptsim::cli

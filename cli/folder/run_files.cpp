@@ -13,7 +13,9 @@ namespace {
 // and checks that nothing it leaves is missing from these lists.
 const std::set<std::string, std::less<>> kPointFiles = {
     kRunRecord,   kProgressCsv, kSystemCsv, kWaitsCsv,   kIoLayersCsv,   kPostgresLog, kCheckpointsCsv, kPgbenchLog,
-    kSummaryJson, kPerfJson,    kCrashJson, kPlotScript, kOwnPlotScript, kTpsPng,      kTpsSvg,         kSystemPng};
+    kSummaryJson, kPerfJson,    kCrashJson, kPlotScript, kOwnPlotScript, kTpsPng,      kTpsSvg,         kSystemPng,
+    // what `validate` adds to its run's folder
+    kValidateJson, kComparePng, kCompareSvg, kCompareScript};
 const std::set<std::string, std::less<>> kGridFiles = {kSummaryCsv,    kSummaryMeanCsv, kReportTxt,  kPlotScript,
                                                        kOwnPlotScript, kGridRecord,     kOverlayPng, kOverlaySvg,
                                                        kGridPng,       kStabilityPng,   kIndexHtml};

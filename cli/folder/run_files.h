@@ -53,6 +53,7 @@ inline constexpr char kOwnPlotScript[] = "plot.ckptsim.gp";
 inline constexpr char kComparePng[] = "compare.png";
 inline constexpr char kCompareSvg[] = "compare.svg";
 inline constexpr char kCompareScript[] = "compare.gp";
+inline constexpr char kValidateJson[] = "validate.json";  // `validate`: the verdicts beside its run's files
 
 // The results index (cli/pages/index_layout.h): DIR/index.html, the other
 // pages under DIR/_index/.

@@ -2,7 +2,9 @@
 //
 // One device under the kernel's block queue, on a simulator of its own and
 // with no page cache: what `devbench` and `calibrate` run their fio-like jobs
-// against (models/os/direct_io_bench.h, drain_bench.h). A job gets a fresh
+// against (models/os/direct_io_bench.h, drain_bench.h). When the scenario
+// limits the data device (os.blkio_throttle), the direct-I/O jobs go
+// through that blk-throttle, as fio on a throttled cgroup's device does. A job gets a fresh
 // rig, so that it inherits no other job's cache or queue state. The host's
 // other composition is Machine's (machine.h).
 #pragma once
@@ -12,6 +14,7 @@
 
 #include "models/disk/device.h"
 #include "models/disk/device_config.h"
+#include "models/os/blk_throttle.h"
 #include "models/os/block_queue.h"
 #include "models/os/direct_io_bench.h"
 #include "models/os/drain_bench.h"
@@ -36,6 +39,7 @@ class DeviceRig {
   std::uint64_t seed_;
   std::unique_ptr<disk::Device> device_;
   os::BlockQueue queue_;
+  std::unique_ptr<os::BlkThrottle> throttle_;  // null: no limit
 };
 
 }  // namespace ckptsim::cli

@@ -59,7 +59,11 @@ void phase_mean(const StormRun& run, const std::vector<PhaseSpan>& spans, Phase 
 }
 
 Verdict relative(std::string figure, std::string key, double real, double sim, double fraction, double or_tps) {
-  Verdict v{.figure = std::move(figure), .key = std::move(key), .real = real, .sim = sim};
+  Verdict v;
+  v.figure = std::move(figure);
+  v.key = std::move(key);
+  v.real = real;
+  v.sim = sim;
   const double allowed = std::max(fraction * std::abs(real), or_tps);
   v.held = std::abs(sim - real) <= allowed;
   v.band = or_tps > 0 ? fmt::format("±{:.0f} % or {:.0f} tps", 100 * fraction, or_tps)
@@ -68,8 +72,13 @@ Verdict relative(std::string figure, std::string key, double real, double sim, d
 }
 
 Verdict not_compared(std::string figure, std::string key, std::string band, std::string note) {
-  return Verdict{.figure = std::move(figure), .key = std::move(key), .band = std::move(band), .compared = false,
-                 .held = true, .note = std::move(note)};
+  Verdict v;
+  v.figure = std::move(figure);
+  v.key = std::move(key);
+  v.band = std::move(band);
+  v.compared = false;
+  v.note = std::move(note);
+  return v;
 }
 
 }  // namespace
@@ -108,8 +117,8 @@ std::vector<Verdict> judge(const StormFigures& real, const StormFigures& sim) {
   std::vector<Verdict> out;
   out.push_back(relative("mean tps", "mean", real.mean, sim.mean, 0.20, 0));
   out.push_back(relative("median tps", "median", real.median, sim.median, 0.25, 10));
-  Verdict stalls{.figure = "% of seconds < 10 tps", .key = "pct_below_10", .real = real.pct_below_10,
-                 .sim = sim.pct_below_10, .band = "±10 points"};
+  Verdict stalls = relative("% of seconds < 10 tps", "pct_below_10", real.pct_below_10, sim.pct_below_10, 0, 0);
+  stalls.band = "±10 points";
   stalls.held = std::abs(sim.pct_below_10 - real.pct_below_10) <= 10.0;
   out.push_back(stalls);
   const struct {
@@ -139,8 +148,8 @@ std::vector<Verdict> judge(const StormFigures& real, const StormFigures& sim) {
     return out;
   }
   out.push_back(relative("checkpoint write s", "write_s", real.write_s, sim.write_s, 0.30, 0));
-  Verdict sync{.figure = "checkpoint sync s", .key = "sync_s", .real = real.sync_s, .sim = sim.sync_s,
-               .band = "×2, or both < 1 s"};
+  Verdict sync = relative("checkpoint sync s", "sync_s", real.sync_s, sim.sync_s, 0, 0);
+  sync.band = "×2, or both < 1 s";
   sync.held = (real.sync_s < 1.0 && sim.sync_s < 1.0) ||
               (real.sync_s > 0 && sim.sync_s >= real.sync_s / 2 && sim.sync_s <= real.sync_s * 2);
   out.push_back(sync);

@@ -17,6 +17,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+const analysis::TpsInputNames kNames = {.progress = run_files::kProgressCsv,
+                                        .aggregate_logs = "pgbench_log.*",
+                                        .is_aggregate_log = run_files::is_aggregate_log};
+
 // "2026-12-07 10:16:09.642 UTC": log_line_prefix's %m, as epoch seconds.
 std::optional<double> log_epoch(const std::string& line) {
   int year = 0, month = 0, day = 0, hour = 0, minute = 0;
@@ -67,7 +71,9 @@ std::vector<CheckpointSpan> checkpoints_from_log(std::istream& log, double origi
     if (!at) throw RecordingError(name + ":" + std::to_string(number) + ": no %m timestamp (YYYY-MM-DD HH:MM:SS.mmm UTC)");
     if (starting) {
       if (open) out.push_back(*open);  // a start without its end: the server stopped
-      open = CheckpointSpan{.start_s = *at - origin_epoch_s, .shutdown = line.find("shutdown") != std::string::npos};
+      open = CheckpointSpan{};
+      open->start_s = *at - origin_epoch_s;
+      open->shutdown = line.find("shutdown") != std::string::npos;
       continue;
     }
     const auto write = number_after(line, "write="), sync = number_after(line, "sync=");
@@ -101,7 +107,7 @@ StormRecording read_storm_recording(const fs::path& dir) {
   const fs::path progress = dir / "progress.log";
   analysis::TpsInput tps;
   try {
-    tps = analysis::read_tps_input({.progress = run_files::kProgressCsv}, {progress}, 1.0);
+    tps = analysis::read_tps_input(kNames, {progress}, 1.0);
   } catch (const std::exception& e) {
     throw RecordingError(e.what());
   }
@@ -128,7 +134,7 @@ StormRecording read_storm_recording(const fs::path& dir) {
 
 StormRun read_simulated_run(const fs::path& dir) {
   StormRun run;
-  run.tps = analysis::read_tps_input({.progress = run_files::kProgressCsv}, {dir / run_files::kProgressCsv}, 1.0).tps;
+  run.tps = analysis::read_tps_input(kNames, {dir / run_files::kProgressCsv}, 1.0).tps;
   const analysis::CsvTable t = analysis::read_csv(dir / run_files::kCheckpointsCsv);
   for (const auto& row : t.rows) {
     CheckpointSpan c;

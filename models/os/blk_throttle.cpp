@@ -18,7 +18,12 @@ std::int64_t rounddown(std::int64_t x, std::int64_t step) { return x / step * st
 }  // namespace
 
 BlkThrottle::BlkThrottle(sim::Simulator& sim, const BlkThrottleConfig& config, std::unique_ptr<BlockDevice> lower)
-    : sim_(sim), lower_(std::move(lower)), pending_timer_(sim, [this] { dispatch(); }), kthrotld_wakeup_(sim) {
+    : BlkThrottle(sim, config, *lower) {
+  owned_ = std::move(lower);
+}
+
+BlkThrottle::BlkThrottle(sim::Simulator& sim, const BlkThrottleConfig& config, BlockDevice& lower)
+    : sim_(sim), lower_(&lower), pending_timer_(sim, [this] { dispatch(); }), kthrotld_wakeup_(sim) {
   dirs_[kRead].iops = config.read_iops;
   dirs_[kRead].bps = config.read_bps;
   dirs_[kWrite].iops = config.write_iops;

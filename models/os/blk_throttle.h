@@ -71,6 +71,8 @@ struct BlkThrottleStats {
 class BlkThrottle final : public BlockDevice {
  public:
   BlkThrottle(sim::Simulator& sim, const BlkThrottleConfig& config, std::unique_ptr<BlockDevice> lower);
+  // Over a queue it does not own (devbench's rig).
+  BlkThrottle(sim::Simulator& sim, const BlkThrottleConfig& config, BlockDevice& lower);
   ~BlkThrottle() override;
   BlkThrottle(const BlkThrottle&) = delete;
   BlkThrottle& operator=(const BlkThrottle&) = delete;
@@ -135,7 +137,8 @@ class BlkThrottle final : public BlockDevice {
   sim::Process kthrotld();
 
   sim::Simulator& sim_;
-  std::unique_ptr<BlockDevice> lower_;
+  std::unique_ptr<BlockDevice> owned_;
+  BlockDevice* lower_;
   std::array<Direction, 2> dirs_;
   sim::Timer pending_timer_;
   std::deque<Queued> released_;  // for kthrotld, in release order

@@ -49,8 +49,10 @@ struct DirectJobResult {
   int max_in_flight = 0;  // the most requests the device held at once
 };
 
-// Runs `job` on `queue` from the simulator's current time; returns when its
+// Runs `job` on `queue` from the simulator's current time, through
+// `throttle` (blk-throttle above that queue) when given; returns when its
 // last I/O has completed.
-DirectJobResult run_direct_job(sim::Simulator& sim, BlockQueue& queue, const DirectJob& job, std::uint64_t seed);
+DirectJobResult run_direct_job(sim::Simulator& sim, BlockQueue& queue, const DirectJob& job, std::uint64_t seed,
+                               BlockDevice* throttle = nullptr);
 
 }  // namespace ckptsim::os

@@ -125,7 +125,7 @@ sim::Task<> Jbd2Journal::write_ordered_data() {
 sim::Task<> Jbd2Journal::write_commit_blocks() {
   BlockDevice& q = *device_;
   if (config_.journal_commit_bytes <= 0) {
-    if (config_.barrier) co_await q.flush_cache();
+    if (config_.barrier) co_await q.meta_flush_cache();
     co_return;
   }
   const auto held = in_layer(task_, IoLayer::Device);
@@ -138,11 +138,15 @@ sim::Task<> Jbd2Journal::write_commit_blocks() {
     bio.owner = &io_;
     bio.sector = (stats_.commits * 64) % (100 * sim::kMiB / 512);  // wraps inside the journal
     bio.bytes = bytes;
+    // JBD2_JOURNAL_REQ_FLAGS: REQ_META | REQ_SYNC; one submit_bh per 4 kB journal block.
+    bio.meta = true;
+    bio.nr_bios = static_cast<std::int32_t>(std::max<sim::Bytes>(1, bytes / (4 * sim::kKiB)));
     io_.done.reset();
     co_await q.submit_bio(bio, nullptr, &task_->io_layers);
     co_await io_.done;
     stats_.sectors += bytes / 512;
-    if (config_.barrier) co_await q.flush_cache();
+    // The commit record's PREFLUSH | FUA: part of that REQ_META bio.
+    if (config_.barrier) co_await q.meta_flush_cache();
   }
 }
 

@@ -40,9 +40,11 @@ Kernel::~Kernel() {
   devices_.clear();  // their inode lists first: the page cache owns the inodes
 }
 
-// A request queue over `device`, or md with per-member queues and a raid1d task, under a bdi of its own.
+// A request queue over `device`, or md with per-member queues and a raid1d
+// task, under a bdi of its own; blk-throttle above it when the volume has limits.
 void Kernel::add_backing_device(disk::Device& device, Scheduler scheduler, std::string name, WritebackHost& host,
                                 double initial_bw) {
+  const BlkThrottleConfig& limits = name == "wal" ? config_.wal_blkio_throttle : config_.blkio_throttle;
   std::unique_ptr<BlockDevice> queue;
   MdRaid1* md = nullptr;
   if (device.members() == 0 || config_.md_layering != MdLayering::Raid1d) {
@@ -53,8 +55,14 @@ void Kernel::add_backing_device(disk::Device& device, Scheduler scheduler, std::
     md = array.get();
     queue = std::move(array);
   }
+  BlkThrottle* throttle = nullptr;
+  if (limits.enabled()) {
+    auto throttled = std::make_unique<BlkThrottle>(sim_, limits, std::move(queue));
+    throttle = throttled.get();
+    queue = std::move(throttled);
+  }
   devices_.add(std::make_unique<BdiWriteback>(sim_, config_, cache_, host, *throttle_, std::move(queue), initial_bw),
-               md);
+               md, throttle);
 }
 
 OsTask& Kernel::new_task(std::string name) {

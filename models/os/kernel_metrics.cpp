@@ -2,7 +2,8 @@
 //
 // What the kernel reports: /proc/meminfo's Dirty and Writeback and iostat -x
 // per device (diskstats.h) as system.csv columns each interval, the
-// figures of the run (kernel_report.h), and the page conservation check the runner makes at the end.
+// figures of the run (kernel_report.h), blk-throttle's queue where a device has one, and the page conservation check the runner makes at the end.
+#include <memory>
 #include <utility>
 
 #include <fmt/format.h>
@@ -42,6 +43,22 @@ void Kernel::add_system_columns(sim::Table& system) {
   });
   for (std::size_t i = 0; i < devices_.size(); ++i)
     devices_.at(i).add_iostat_columns(system, i == 0 ? "data_" : "wal_");
+  // blk-throttle, only on a limited device (a run without one keeps its columns):
+  // bios waiting in it at the interval's end, and the milliseconds they waited in
+  // the interval, summed over bios (what the cgroup's io_wait_time would show).
+  for (std::size_t i = 0; i < devices_.size(); ++i) {
+    BlkThrottle* throttle = devices_.throttle(i);
+    if (throttle == nullptr) continue;
+    const std::string p = i == 0 ? "" : "wal_";
+    auto waited = std::make_shared<sim::Duration>(throttle->stats_now().waited);
+    system.add_source({p + "blkthrotl_queued", p + "blkthrotl_wait_ms"},
+                      [throttle, waited](const sim::Interval&, std::span<sim::Cell> cells) {
+                        const BlkThrottleStats now = throttle->stats_now();
+                        cells[0] = now.queued;
+                        cells[1] = sim::to_millis(now.waited - *waited);
+                        *waited = now.waited;
+                      });
+  }
 }
 
 KernelReport Kernel::report() const {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 
+#include "models/os/blk_throttle_config.h"
 #include "sim/enum_names.h"
 #include "sim/time.h"
 
@@ -100,6 +101,10 @@ struct OsConfig {
   std::int64_t nr_requests = 0;  // 0 = the kernel's default (legacy 128; blk-mq 2 x min(depth, 128), none: depth)
   sim::Bytes read_ahead_kb = 128 * sim::kKiB;
   sim::Bytes max_sectors_kb = 512 * sim::kKiB;
+  // blk-throttle (cgroup v1 blkio.throttle.*, v2 io.max, systemd IO*Max=) of the
+  // data device, and of the WAL device when the WAL has one of its own: blk_throttle.h.
+  BlkThrottleConfig blkio_throttle;
+  BlkThrottleConfig wal_blkio_throttle;
   // md RAID1 (drivers/md/raid1.c)
   MdLayering md_layering = MdLayering::Device;
   // raid1's max_queued_requests module parameter: write clones pending for

@@ -45,6 +45,14 @@ TEST_CASE("every -P line shape of pgbench 9.4 to 17 is read, with its time, tps 
   CHECK(empty.tps == 0.0);
   CHECK(parse_progress_line("progress: 1796219881.000 s, 1.0 tps, lat nan ms stddev nan", "p", 1).time_s ==
         1796219881.0);
+  // pgbench 15 prints with PostgreSQL's own snprintf (src/port/snprintf.c),
+  // which spells a NaN "NaN": the stddev of a second with one transaction
+  // (tests/data/storm/iops600-cfa0/progress.log, line 302).
+  const ProgressLine one =
+      parse_progress_line("progress: 1796638910.357 s, 1.0 tps, lat 8624.576 ms stddev NaN, 0 failed", "p", 1);
+  CHECK(one.tps == 1.0);
+  CHECK(one.has_failed);
+  CHECK(parse_progress_line("progress: 9.0 s, 1.0 tps, lat Infinity ms stddev -Infinity", "p", 1).tps == 1.0);
 }
 
 TEST_CASE("a -P line with a 30000-digit time, tps, lat or lag is refused naming the file, line and field") {
