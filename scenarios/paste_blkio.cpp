@@ -132,7 +132,7 @@ class Reader {
       if (!rest.empty()) words.insert(words.begin() + 1, rest);
     }
 
-    if (words[0].find("Max=") != std::string::npos) return systemd(words);
+    if (words[0].starts_with("IO") && words[0].find('=') != std::string::npos) return systemd(words);
     if (const auto key = v1_key(words[0])) return v1(*key, {words.begin() + 1, words.end()});
     if (words[0] == "io.max" || words[0].ends_with("/io.max")) words.erase(words.begin());
     if (words.empty()) return;
@@ -163,7 +163,7 @@ class Reader {
   }
 
   // tg_set_conf: "MAJ:MIN VALUE", a u64 without units; 0 clears the limit.
-  void v1(const std::string& key, const std::vector<std::string>& rest) {
+  void v1(std::string key, const std::vector<std::string>& rest) {
     if (rest.empty()) {
       pending_v1_ = key;  // the MAJ:MIN VALUE line follows
       return;

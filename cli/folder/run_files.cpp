@@ -28,6 +28,13 @@ bool is_aggregate_log(const std::string& name) {
   return name.starts_with(prefix) && std::regex_match(name.substr(prefix.size()), thread_suffix);
 }
 
+const analysis::TpsInputNames& tps_input_names() {
+  static const analysis::TpsInputNames names = {.progress = kProgressCsv,
+                                                .aggregate_logs = std::string(kAggregateLogPrefix) + "*",
+                                                .is_aggregate_log = &is_aggregate_log};
+  return names;
+}
+
 std::string aggregate_log_name(int pgbench_pid, std::size_t thread) {
   return thread == 0 ? fmt::format("{}{}", kAggregateLogPrefix, pgbench_pid)
                      : fmt::format("{}{}.{}", kAggregateLogPrefix, pgbench_pid, thread);

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/tps_input.h"
+
 namespace ckptsim::cli::run_files {
 
 // A run folder (one point of a grid, or a single run).
@@ -78,6 +80,9 @@ inline constexpr char kDefaultOutFolder[] = "out";
 
 // pgbench --aggregate-interval logs: pgbench_log.PID, pgbench_log.PID.N (one per thread).
 inline constexpr char kAggregateLogPrefix[] = "pgbench_log.";
+// A run folder's tps as read_tps_input reads it: progress.csv, or its pgbench_log.* files.
+const analysis::TpsInputNames& tps_input_names();
+
 bool is_aggregate_log(const std::string& name);
 // Thread 0's log is pgbench_log.PID, thread N's pgbench_log.PID.N (pgbench.c's logfile names).
 std::string aggregate_log_name(int pgbench_pid, std::size_t thread);

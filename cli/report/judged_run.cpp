@@ -16,11 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A run folder is read by ckptsim's names for its files.
-const analysis::TpsInputNames kRunFolder = {.progress = run_files::kProgressCsv,
-                                            .aggregate_logs = std::string(run_files::kAggregateLogPrefix) + "*",
-                                            .is_aggregate_log = &run_files::is_aggregate_log};
-
 // A progress.csv beside a summary.json of a stopped run is partial: say so.
 // nullopt when there is no readable summary.json to tell.
 std::optional<bool> run_complete(const fs::path& progress_csv) {
@@ -41,7 +36,7 @@ std::optional<bool> run_complete(const fs::path& progress_csv) {
 }  // namespace
 
 Judged judge(const std::vector<fs::path>& inputs, double threshold, double interval_s) {
-  Judged j{analysis::read_tps_input(kRunFolder, inputs, interval_s), {}, std::nullopt};
+  Judged j{analysis::read_tps_input(run_files::tps_input_names(), inputs, interval_s), {}, std::nullopt};
   const auto& c = j.input.counts;
   j.stability = analysis::compute_stability(j.input.tps, threshold, c.transactions, c.skipped, c.late);
   if (j.input.format == fmt::format("ckptsim {}", run_files::kProgressCsv))

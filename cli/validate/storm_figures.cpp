@@ -133,8 +133,9 @@ std::vector<Verdict> judge(const StormFigures& real, const StormFigures& sim) {
       out.push_back(relative(p.figure, p.key, *p.real, *p.sim, 0.25, 10));
     } else {
       out.push_back(not_compared(p.figure, p.key, "±25 % or 10 tps",
-                                 std::string(p.real ? "simulated" : p.sim ? "real" : "neither") +
-                                     " run has no phase of 3 s or more"));
+                                 p.real  ? "the simulated run has no such phase of 3 s or more"
+                                 : p.sim ? "the real run has no such phase of 3 s or more"
+                                         : "no such phase of 3 s or more in either run"));
       if (p.real) out.back().real = *p.real;
       if (p.sim) out.back().sim = *p.sim;
     }

@@ -17,10 +17,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const analysis::TpsInputNames kNames = {.progress = run_files::kProgressCsv,
-                                        .aggregate_logs = "pgbench_log.*",
-                                        .is_aggregate_log = run_files::is_aggregate_log};
-
 // "2026-12-07 10:16:09.642 UTC": log_line_prefix's %m, as epoch seconds.
 std::optional<double> log_epoch(const std::string& line) {
   int year = 0, month = 0, day = 0, hour = 0, minute = 0;
@@ -107,7 +103,7 @@ StormRecording read_storm_recording(const fs::path& dir) {
   const fs::path progress = dir / "progress.log";
   analysis::TpsInput tps;
   try {
-    tps = analysis::read_tps_input(kNames, {progress}, 1.0);
+    tps = analysis::read_tps_input(run_files::tps_input_names(), {progress}, 1.0);
   } catch (const std::exception& e) {
     throw RecordingError(e.what());
   }
@@ -125,7 +121,7 @@ StormRecording read_storm_recording(const fs::path& dir) {
     break;
   }
   if (first_end < 1e9) throw RecordingError(progress.string() + ": needs --progress-timestamp (epoch times)");
-  const fs::path log_path = dir / "postgres.log";
+  const fs::path log_path = dir / run_files::kPostgresLog;  // the recording names it as a run folder does
   std::ifstream log(log_path);
   if (!log) throw RecordingError(log_path.string() + ": cannot be read");
   r.real.checkpoints = checkpoints_from_log(log, first_end - tps.interval_s, log_path.string());
@@ -134,7 +130,7 @@ StormRecording read_storm_recording(const fs::path& dir) {
 
 StormRun read_simulated_run(const fs::path& dir) {
   StormRun run;
-  run.tps = analysis::read_tps_input(kNames, {dir / run_files::kProgressCsv}, 1.0).tps;
+  run.tps = analysis::read_tps_input(run_files::tps_input_names(), {dir / run_files::kProgressCsv}, 1.0).tps;
   const analysis::CsvTable t = analysis::read_csv(dir / run_files::kCheckpointsCsv);
   for (const auto& row : t.rows) {
     CheckpointSpan c;

@@ -35,8 +35,16 @@ json storm_scenario(const json& recording, const std::string& name) {
   doc["hardware"] = {{"cpus", need(machine, "cpus", name)},
                      {"ram", std::to_string(need(machine, "ram_kb", name).get<std::int64_t>()) + "kB"},
                      {"device", kStormBackingDevice}};
+  // The values as /proc/sys showed them, not a sequence of writes: where a
+  // *_bytes sysctl rules, its ratio reads 0, and writing that 0 after the bytes
+  // would clear them (dirty_background_ratio_handler), so only the one that rules is given.
+  const json& sysctls = need(machine, "sysctl", name);
   std::string sysctl;
-  for (const auto& [key, value] : need(machine, "sysctl", name).items()) sysctl += key + " = " + text(value) + "\n";
+  for (const auto& [key, value] : sysctls.items()) {
+    const std::string bytes = key.ends_with("_ratio") ? key.substr(0, key.size() - 6) + "_bytes" : "";
+    if (!bytes.empty() && sysctls.contains(bytes) && text(sysctls[bytes]) != "0") continue;
+    sysctl += key + " = " + text(value) + "\n";
+  }
   doc["os"] = {{"kernel", "linux-modern"},
                {"sysctl", sysctl},
                {"scheduler", scheduler_in_use(text(need(queue, "scheduler", name)))},

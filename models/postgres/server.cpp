@@ -57,7 +57,12 @@ RelationId Server::create_relation(std::string name, std::int64_t blocks) {
 void Server::start() {
   if (started_) return;
   started_ = true;
-  wal_.segments().create_initial();
+  // The load before the start (pgbench -i): its WAL is about the relations' size when it was logged.
+  std::int64_t load_wal_bytes = 0;
+  if (version_.bulk_load_wal_logged()) {
+    for (RelationId id = 0; id < rels_.count(); ++id) load_wal_bytes += rels_.rel(id).nblocks * os::kBlockBytes;
+  }
+  wal_.segments().create_initial(load_wal_bytes);
   if (version_.combined_bgwriter()) {
     // Up to 9.1: "writer process" is both; its writes are the checkpointer's (fsyncs kept locally).
     os::OsTask& task = fs_.new_task("writer process");

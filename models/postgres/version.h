@@ -32,6 +32,10 @@ class Version {
   bool has_max_wal_size() const noexcept { return num_ >= 90500; }
   // CheckPointSegments = max_wal_size / (divisor + cct): 2 in 9.5-10, 1 from 11.
   double cps_divisor_base() const noexcept { return num_ >= 110000 ? 1.0 : 2.0; }
+  // wal_level's default is replica from 10 (minimal before, where a COPY into a
+  // table created or truncated in the same transaction, and an index build,
+  // skip WAL): pgbench -i's load is WAL-logged, and its checkpoints leave pg_wal full.
+  bool bulk_load_wal_logged() const noexcept { return num_ >= 100000; }
   // 10-: WAL from the previous checkpoint's redo point is kept too.
   bool keeps_previous_checkpoint_wal() const noexcept { return num_ < 110000; }
   // 9.3+: only the group-commit leader sleeps commit_delay; before, every committer.

@@ -4,6 +4,7 @@
 #include "models/postgres/wal_segments.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace ckptsim::postgres {
@@ -12,12 +13,29 @@ namespace {
 constexpr std::int64_t kBlocksPerWalSegment = kWalSegmentBytes / os::kBlockBytes;
 }  // namespace
 
-void WalSegments::create_initial() {
+void WalSegments::create_initial(std::int64_t load_wal_bytes) {
   // Segment 1 holds the current WAL; a loaded cluster also has recycled segments ahead of it:
-  // min_wal_size of them (9.5+) or checkpoint_segments (9.4-).
-  const std::int64_t ahead = version_.has_max_wal_size()
-                                 ? std::max<std::int64_t>(config_.min_wal_size / kWalSegmentBytes, 2) - 1
-                                 : std::max<std::int64_t>(config_.checkpoint_segments, 1);
+  // min_wal_size of them (9.5+) or checkpoint_segments (9.4-) after a load whose WAL was skipped.
+  std::int64_t ahead = version_.has_max_wal_size()
+                           ? std::max<std::int64_t>(config_.min_wal_size / kWalSegmentBytes, 2) - 1
+                           : std::max<std::int64_t>(config_.checkpoint_segments, 1);
+  if (load_wal_bytes > 0 && version_.has_max_wal_size()) {
+    // A logged load ran its own checkpoints, each CheckPointSegments apart
+    // (max_wal_size / (divisor + cct)) once it wrote that much, and each
+    // recycled the segments behind its redo up to XLOGfileslop's target: the
+    // distance estimate x (divisor + cct) x 1.1 ahead, within min_wal_size and
+    // max_wal_size. So pg_wal keeps as many files as that target asks, never
+    // more than the load wrote, and they are all ahead of a restarted server.
+    const double trigger = static_cast<double>(config_.max_wal_size) /
+                           (version_.cps_divisor_base() + config_.checkpoint_completion_target);
+    const double estimate = std::min(static_cast<double>(load_wal_bytes), trigger);
+    const double distance = (version_.cps_divisor_base() + config_.checkpoint_completion_target) * estimate * 1.10;
+    const std::int64_t target = std::clamp(static_cast<std::int64_t>(std::ceil(distance / kWalSegmentBytes)),
+                                           config_.min_wal_size / kWalSegmentBytes,
+                                           std::max(config_.min_wal_size, config_.max_wal_size) / kWalSegmentBytes);
+    const std::int64_t written = (load_wal_bytes + kWalSegmentBytes - 1) / kWalSegmentBytes;
+    ahead = std::max(ahead, std::min(target, written) - 1);
+  }
   for (std::int64_t segno = 1; segno <= 1 + ahead; ++segno) {
     char name[40];
     std::snprintf(name, sizeof name, "pg_wal/%08X%08X%08X", 1u, static_cast<unsigned>(segno >> 32),

@@ -31,8 +31,10 @@ class WalSegments {
   WalSegments(os::FileSystem& fs, const PostgresConfig& config, Version version, Stats& stats)
       : fs_(fs), config_(config), version_(version), stats_(stats) {}
 
-  // The files a freshly loaded cluster has: segment 1 and the recycled ones ahead of it.
-  void create_initial();
+  // The files a freshly loaded cluster has: segment 1 and the recycled ones
+  // ahead of it, after a load that wrote `load_wal_bytes` of WAL (0: its WAL
+  // was skipped, wal_level minimal).
+  void create_initial(std::int64_t load_wal_bytes);
   // The file of `segno`, created and zero-filled first if it has none (XLogFileInit).
   sim::Task<os::FileId> open(const PgProc& proc, std::int64_t segno);
   bool has_file(std::int64_t segno) const noexcept { return file(segno) >= 0; }

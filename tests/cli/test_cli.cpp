@@ -230,7 +230,7 @@ TEST_CASE("every command-line error exits 2 with a readable message, and runs no
       {"run --seed -1" + out, "--seed: expected a whole number from 0 to 18446744073709551615, not \"-1\""},
       {"run --seed 18446744073709551616" + out, "not \"18446744073709551616\""},
       {"frobnicate",
-       "unknown command \"frobnicate\" (expected one of run, check, analyze, compare, presets, plot, report, index, devbench, calibrate, bench, compare-pg)"},
+       "unknown command \"frobnicate\" (expected one of run, check, analyze, compare, presets, plot, report, index, devbench, calibrate, bench, compare-pg, validate)"},
       {"check s.json extra", "The following argument was not expected: extra"},
   };
   for (const auto& c : cases) {

@@ -64,11 +64,11 @@ struct Rig {
       b.pid = 1;
     }
   }
-  void submit_at(sim::Time at, int from, int to) {
-    sim.spawn([](Rig& r, sim::Time at, int from, int to) -> sim::Process {
-      co_await r.sim.sleep_until(at);
-      for (int i = from; i < to; ++i) co_await r.throttle->submit_bio(r.bios[static_cast<std::size_t>(i)], nullptr);
-    }(*this, at, from, to));
+  // Bios [from, to) submitted one after another at `at`.
+  void submit_at(sim::Time at, int from, int to) { sim.spawn(submitter(*this, at, from, to)); }
+  static sim::Process submitter(Rig& r, sim::Time when, int first, int end) {
+    co_await r.sim.sleep_until(when);
+    for (int i = first; i < end; ++i) co_await r.throttle->submit_bio(r.bios[static_cast<std::size_t>(i)], nullptr);
   }
 };
 
@@ -113,7 +113,7 @@ TEST_CASE("a REQ_META bio (jbd2) is charged but never held: the bios behind it p
   r.bios[30].nr_bios = 30;  // a 120 kB journal write: 30 submit_bh
   r.submit_at(ms(1), 30, 32);
   r.sim.run();
-  CHECK(r.rec.done[30] < ms(2));  // went down at once, over budget
+  CHECK(r.rec.done[30] < ms(10));  // went down at once, over budget (behind the 30 the device serves first)
   // Without it bio 31 would leave at the second slice (100 ms); the debt
   // of 30 charged IOs pushes it to the third.
   CHECK(r.rec.done[31] >= ms(200));
@@ -165,7 +165,7 @@ TEST_CASE("each direction has its own limit: reads pass while writes queue") {
   r.submit_at(0, 0, 20);  // 10 pass, 10 wait for the next slice
   r.submit_at(ms(1), 20, 40);
   r.sim.run();
-  for (int i = 20; i < 40; ++i) CHECK(r.rec.done[static_cast<std::size_t>(i)] < ms(5));
+  for (int i = 20; i < 40; ++i) CHECK(r.rec.done[static_cast<std::size_t>(i)] < ms(10));
   CHECK(r.rec.done_before(ms(99)) == 30);
   CHECK(r.throttle->stats_now().charged_ios == 20);  // a direction without a limit is not charged
 }

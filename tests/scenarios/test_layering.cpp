@@ -199,7 +199,7 @@ TEST_CASE("an unknown preset is an error listing the available ones") {
                                  "azure-premium-p30, ebs-gp2-100, ebs-gp2-500, ebs-gp2-1000, ebs-gp2-5334, ebs-gp3, "
                                  "ebs-io2, gcp-pd-balanced, hdd-15k-sas, hdd-7200-sata, "
                                  "hdd-7200-sata-250g, nvme, raid1-hdd-7200, raid1-hdd-7200-250g, "
-                                 "raid1-hdd-7200-bbwc, ssd-sata"});
+                                 "raid1-hdd-7200-bbwc, ssd-sata, virtio-this-machine"});
 }
 
 TEST_CASE("a file that is not JSON is reported with its line and column") {

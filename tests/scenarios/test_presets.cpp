@@ -38,7 +38,7 @@ TEST_CASE("list_presets sorts by kind, then names in natural version order") {
                       "device/raid1-hdd-7200",
                       "device/raid1-hdd-7200-250g",
                       "device/raid1-hdd-7200-bbwc",
-                      "device/ssd-sata",
+                      "device/ssd-sata", "device/virtio-this-machine",
                       "os/linux-3.0",
                       "os/linux-3.2",
                       "os/linux-modern",
