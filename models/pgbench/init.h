@@ -18,10 +18,12 @@
 // the database is larger than the cache, the LRU's reclaim decides which
 // part stays, as it did on the real host.
 //
-// Left out: WAL written by initialisation (wal_level minimal skips it for
-// COPY into a new table and for the index builds; at replica it would be in
-// the cache of pg_wal), the free space maps, ANALYZE's sample reads, the
-// catalog.
+// The WAL initialisation wrote (none at wal_level minimal, the default to
+// 9.6, which skips it for COPY into a new table and for the index builds;
+// about the relations' size at replica, 10+) is not replayed through the page
+// cache; the recycled segments its checkpoints leave in pg_wal are
+// (postgres/wal_segments.h, create_initial).
+// Left out: the free space maps, ANALYZE's sample reads, the catalog.
 #pragma once
 
 #include "models/pgbench/tables.h"

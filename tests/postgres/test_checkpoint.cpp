@@ -322,3 +322,27 @@ TEST_CASE("CheckPointSegments per release: checkpoint_segments, max_wal_size/(2+
   CHECK(cps("11", 0.5) == 42);   // 64 / 1.5
   CHECK(cps("14", 0.9) == 33);   // 64 / 1.9
 }
+
+TEST_CASE("pg_wal after the load: min_wal_size's files when it skipped WAL (9.x), XLOGfileslop's when it was logged (10+)") {
+  // The files a started server has, after a load of `load_mb` of relations.
+  const auto files_after = [](const std::string& version, std::int64_t load_mb, sim::Bytes max_wal_size) {
+    PostgresConfig cfg = config_for(version);
+    cfg.max_wal_size = max_wal_size;
+    cfg.min_wal_size = 80 * sim::kMiB;
+    cfg.checkpoint_completion_target = 0.9;
+    Rig rig(cfg);
+    Server& server = rig.make();
+    server.create_relation("t", load_mb * sim::kMiB / (8 * sim::kKiB));
+    server.start();
+    return server.wal().segments().count();
+  };
+  // 9.6 (wal_level minimal): the load's COPY skipped WAL: segment 1 and min_wal_size's 4 ahead.
+  CHECK(files_after("9.6", 1500, sim::kGiB) == 5);
+  // 15, a 1.5 GB load, max_wal_size 1GB: its checkpoints came every 1024 / 1.9 = 539 MB, so the
+  // target is 1.1 x 1.9 x 539 MB = 1127 MB, capped at max_wal_size: 64 files.
+  CHECK(files_after("15", 1500, sim::kGiB) == 64);
+  // A 100 MB load never reached a WAL-triggered checkpoint; it wrote 7 segments, all kept.
+  CHECK(files_after("15", 100, sim::kGiB) == 7);
+  // A load smaller than min_wal_size still leaves min_wal_size's files.
+  CHECK(files_after("15", 10, sim::kGiB) == 5);
+}
