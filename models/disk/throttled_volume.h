@@ -21,6 +21,19 @@
 // BurstBalance; 100 without a credit bucket) and the milliseconds in which a
 // request waited for a bucket.
 //
+// A provider's volume throttle is not the kernel's blk-throttle (models/os/
+// blk_throttle.h, cgroup io.max, systemd IO*Max=, docker --device-write-iops):
+// the provider counts at the device, after the guest merged bios into
+// requests, in units of up to 256 KiB (a 1 MiB request is 4 operations), and
+// holds the excess inside the device, where it occupies the guest's request
+// tags and in the end blocks submitters; blk-throttle counts bios before any
+// merge, one per bio whatever its size, an empty flush as one, holds the excess
+// above the request layer in an unbounded FIFO and never blocks a submitter.
+// How a provider charges cache flushes is each preset's assumption. Scenarios
+// of a cloud disk use these presets (cloud-gp3.json); a local cap (a
+// container, a systemd unit, the recordings of tests/data/storm) uses
+// os.blkio_throttle, over the device the cap sits on.
+//
 // Left out: per-volume latency variation (the round trip is one figure), the
 // first-touch penalty of volumes restored from snapshots, Azure's on-demand
 // bursting and GCP's per-VM network share, multi-attach.
