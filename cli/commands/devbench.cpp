@@ -27,6 +27,7 @@
 #include "models/os/direct_io_bench.h"
 #include "models/os/drain_bench.h"
 #include "scenarios/scenario.h"
+#include "scenarios/units.h"
 
 namespace ckptsim::cli {
 
@@ -116,8 +117,18 @@ void print_json(const std::string& preset, const Measured& m) {
 
 void print_tables(const DevbenchArgs& args, const scenarios::Scenario& scenario, const Measured& m) {
   const bool changed = !args.sets.empty() || !args.preset_files.empty();
-  std::cout << fmt::format("{}{} ({} kernel, scheduler {}, 8 kB I/O, O_DIRECT)\n", scenario.device.name,
-                           changed ? " with --set / --preset-file values" : "", scenario.os.kernel, m.scheduler);
+  // blk-throttle's limits, when the scenario caps the data device: its jobs run through it.
+  const os::BlkThrottleConfig& cap = scenario.os.blkio_throttle;
+  std::string limits;
+  for (const auto& [value, what] : {std::pair{cap.read_iops, " read IOPS"}, std::pair{cap.write_iops, " write IOPS"}}) {
+    if (value > 0) limits += (limits.empty() ? "" : ", ") + std::to_string(value) + what;
+  }
+  for (const auto& [value, what] : {std::pair{cap.read_bps, " read"}, std::pair{cap.write_bps, " write"}}) {
+    if (value > 0) limits += (limits.empty() ? "" : ", ") + scenarios::format_bytes(value) + "/s" + what;
+  }
+  std::cout << fmt::format("{}{} ({} kernel, scheduler {}, {}8 kB I/O, O_DIRECT)\n", scenario.device.name,
+                           changed ? " with --set / --preset-file values" : "", scenario.os.kernel, m.scheduler,
+                           limits.empty() ? "" : "blk-throttle " + limits + ", ");
   std::cout << fmt::format("{:<16} {:>10} {:>10} {:>10} {:>10} {:>8}\n", "job", "IOPS", "MB/s", "p50 ms", "p99 ms",
                            "max qd");
   for (const auto& r : m.jobs) {

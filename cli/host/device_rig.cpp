@@ -15,6 +15,8 @@ os::DirectJobResult DeviceRig::run(const os::DirectJob& job) {
   return os::run_direct_job(sim_, queue_, job, seed_, throttle_.get());
 }
 
-os::DrainResult DeviceRig::run(const os::DrainJob& job) { return os::run_drain_job(sim_, queue_, job, seed_); }
+os::DrainResult DeviceRig::run(const os::DrainJob& job) {
+  return os::run_drain_job(sim_, queue_, job, seed_, throttle_.get());
+}
 
 }  // namespace ckptsim::cli

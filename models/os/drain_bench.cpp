@@ -27,13 +27,15 @@ struct Sweep final : BioOwner {
   sim::Time finished = -1;
 };
 
-sim::Process flusher(Sweep& sweep, BlockQueue& queue, int chunk) {
+sim::Process flusher(Sweep& sweep, BlockQueue& queue, BlockDevice* throttle, int chunk) {
   std::size_t next = 0;
   while (next < sweep.bios.size()) {
     Plug plug;
     for (int i = 0; i < chunk && next < sweep.bios.size(); ++i) {
       Bio& bio = sweep.bios[next++];
-      if (!queue.try_submit(bio, &plug)) {
+      if (throttle != nullptr) {
+        co_await throttle->submit_bio(bio, &plug);
+      } else if (!queue.try_submit(bio, &plug)) {
         queue.unplug(plug);
         queue.submit_into(co_await queue.get_request(false), bio, &plug);
       }
@@ -42,13 +44,18 @@ sim::Process flusher(Sweep& sweep, BlockQueue& queue, int chunk) {
   }
   // Wait for the last writes as fsync's filemap_fdatawait does, then flush the cache.
   co_await sweep.written;
-  co_await queue.flush_cache();
+  if (throttle != nullptr) {
+    co_await throttle->flush_cache();
+  } else {
+    co_await queue.flush_cache();
+  }
   sweep.finished = sweep.sim.now();
 }
 
 }  // namespace
 
-DrainResult run_drain_job(sim::Simulator& sim, BlockQueue& queue, const DrainJob& job, std::uint64_t seed) {
+DrainResult run_drain_job(sim::Simulator& sim, BlockQueue& queue, const DrainJob& job, std::uint64_t seed,
+                          BlockDevice* throttle) {
   Sweep sweep(sim);
   const std::int64_t stride = std::max<std::int64_t>(job.stride, 1);
   const std::int64_t blocks = job.span / kBlockBytes;
@@ -73,7 +80,7 @@ DrainResult run_drain_job(sim::Simulator& sim, BlockQueue& queue, const DrainJob
     bio.first_block = dirty[i];
   }
   const sim::Time start = sim.now();
-  sim.spawn(flusher(sweep, queue, job.chunk));
+  sim.spawn(flusher(sweep, queue, throttle, job.chunk));
   while (sweep.finished < 0) sim.run_until(sim.now() + sim::kSecond);
   DrainResult r;
   r.name = job.name;

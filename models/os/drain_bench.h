@@ -45,6 +45,8 @@ struct DrainResult {
 
 // Runs `job` on `queue` from the simulator's current time; returns when its
 // cache flush has completed.
-DrainResult run_drain_job(sim::Simulator& sim, BlockQueue& queue, const DrainJob& job, std::uint64_t seed);
+// Through `throttle` (blk-throttle above that queue) when given.
+DrainResult run_drain_job(sim::Simulator& sim, BlockQueue& queue, const DrainJob& job, std::uint64_t seed,
+                          BlockDevice* throttle = nullptr);
 
 }  // namespace ckptsim::os

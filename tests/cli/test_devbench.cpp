@@ -85,3 +85,20 @@ TEST_CASE("devbench takes --set device.KEY=VALUE and --preset-file over the pres
   CHECK(bad.err.find("host_overhead") != std::string::npos);
   CHECK(bad.out.empty());
 }
+
+TEST_CASE("devbench runs through the scenario's blk-throttle: writes at its cap, reads as before, drains at it too") {
+  TempDir tmp("devbench-throttle");
+  const auto r = run_ckptsim("devbench nvme --set os.blkio_throttle.write_iops=300 --json", tmp);
+  REQUIRE(r.exit_code == 0);
+  const auto doc = nlohmann::json::parse(r.out);
+  std::map<std::string, double> iops;
+  for (const auto& job : doc.at("jobs")) iops[job.at("name").get<std::string>()] = job.at("iops").get<double>();
+  // 30 bios per 100 ms slice: a qd1 writer completes 300 a second, qd32 no more.
+  CHECK(iops.at("randwrite-qd1") == doctest::Approx(300).epsilon(0.02));
+  CHECK(iops.at("randwrite-qd32") <= 305);
+  CHECK(iops.at("randwrite-qd32") >= 270);
+  CHECK(iops.at("randread-qd32") > 100000);  // no read limit
+  for (const auto& drain : doc.at("drain")) CHECK(drain.at("random_writes_per_s").get<double>() <= 305);
+  const auto plain = run_ckptsim("devbench nvme --set os.blkio_throttle.write_iops=300", tmp);
+  CHECK(plain.out.find("blk-throttle 300 write IOPS") != std::string::npos);
+}
