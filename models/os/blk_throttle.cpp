@@ -124,7 +124,7 @@ sim::Task<> BlkThrottle::submit_bio(Bio& bio, Plug* plug, sim::StateClock<IoLaye
     co_await lower_->submit_bio(bio, plug, layers);
     co_return;
   }
-  Queued q{.bio = &bio, .bytes = bio.bytes, .plug = plug};
+  Queued q{.bio = &bio, .bytes = bio.bytes};
   if (bio.meta) {  // charged, never held: later bios pay its debt
     charge(d, q, bio.nr_bios);
     trim_slice(d);

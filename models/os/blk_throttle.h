@@ -105,7 +105,6 @@ class BlkThrottle final : public BlockDevice {
     sim::Event* released = nullptr;
     std::int64_t bytes = 0;
     bool bytes_charged = false;
-    Plug* plug = nullptr;
   };
   // One direction of the group: limits, slice and FIFO (struct throtl_grp's [rw] fields).
   struct Direction {
