@@ -53,8 +53,14 @@ StopReason stop_requested() {
 }
 
 void set_wall_budget(std::chrono::duration<double> budget) {
-  g_deadline =
-      std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(budget);
+  using clock = std::chrono::steady_clock;
+  const clock::time_point now = clock::now();
+  // A budget past what the clock's 64-bit nanoseconds reach from now (about
+  // 292 years less the uptime) is no deadline: converted, it would wrap to
+  // one in the past and stop the run at once.
+  const std::chrono::duration<double> reach = clock::time_point::max() - now;
+  g_deadline = budget >= reach ? clock::time_point::max()
+                               : now + std::chrono::duration_cast<clock::duration>(budget);
   g_has_deadline.store(true, std::memory_order_release);
 }
 

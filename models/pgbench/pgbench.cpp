@@ -12,6 +12,11 @@
 namespace ckptsim::pgbench {
 
 namespace {
+// The latest time a -R schedule reaches: half the simulated clock's range (146 years).
+constexpr sim::Time kScheduleHorizon = std::numeric_limits<sim::Time>::max() / 2;
+}  // namespace
+
+namespace {
 // Room for the -P file: no -P line reaches this many bytes; a -t run's length is unknown.
 constexpr std::int64_t kProgressLineRoom = 256;
 constexpr std::int64_t kProgressFileRoomByCount = 1LL << 30;
@@ -93,8 +98,13 @@ sim::Duration Pgbench::statement_cpu(Statement statement) const {
 Pgbench::TxStart Pgbench::prepare_throttle(Client& c, sim::Time end, sim::Duration mean_gap) {
   const bool by_count = config_.transactions > 0;
   if (config_.rate <= 0) return {!by_count && sim_.now() >= end ? TxStart::Stop : TxStart::Run, sim_.now()};
-  const sim::Time scheduled = c.thread.trigger += c.thread.rng.exponential_duration(mean_gap);
-  if (!by_count && scheduled >= end) return {TxStart::Stop, scheduled};
+  // A gap is at most 37 means (-ln of the smallest uniform draw); past the
+  // simulator's horizon (146 years) a transaction never starts: pgbench would
+  // wait that long too, and the sum must not wrap.
+  const sim::Duration gap = c.thread.rng.exponential_duration(mean_gap);
+  c.thread.trigger = gap >= kScheduleHorizon - c.thread.trigger ? kScheduleHorizon : c.thread.trigger + gap;
+  const sim::Time scheduled = c.thread.trigger;
+  if (scheduled >= kScheduleHorizon || (!by_count && scheduled >= end)) return {TxStart::Stop, scheduled};
   // -L: a transaction already later than the limit when its turn comes is skipped.
   if (config_.latency_limit > 0 && scheduled < sim_.now() - config_.latency_limit) {
     stats_.record_skipped(c.thread.index);
@@ -106,10 +116,12 @@ Pgbench::TxStart Pgbench::prepare_throttle(Client& c, sim::Time end, sim::Durati
 sim::Process Pgbench::client_main(Client& c, sim::Time end) {
   const bool by_count = config_.transactions > 0;
   // -R: mean gap of each thread's Poisson schedule, 1e6 * nthreads / rate µs.
-  const auto mean_gap = config_.rate > 0
-                            ? static_cast<sim::Duration>(static_cast<double>(sim::kSecond) *
-                                                         static_cast<double>(threads_.size()) / config_.rate)
-                            : 0;
+  // A rate so low (pgbench takes down to any positive value) that the mean gap
+  // passes the horizon is a schedule that never starts a transaction.
+  const double gap_ns = config_.rate > 0
+                            ? static_cast<double>(sim::kSecond) * static_cast<double>(threads_.size()) / config_.rate
+                            : 0.0;
+  const auto mean_gap = static_cast<sim::Duration>(std::min(gap_ns, static_cast<double>(kScheduleHorizon) / 64));
   const auto script = script_statements(config_.builtin);
   postgres::Backend& be = c.backend;
   const sim::UniformInt draw_aid(0, tables_.accounts_rows - 1), draw_tid(0, tables_.tellers_rows - 1),

@@ -45,3 +45,21 @@ TEST_CASE("SignalWatch throws Stopped for a signal after its start only") {
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
 }
+
+TEST_CASE("a --max-wall budget beyond the clock's reach is no deadline, not one in the past") {
+  // In a child: the deadline is process-wide.
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    set_wall_budget(std::chrono::duration<double>(1e10));  // 317 years: wrapped to the past before
+    if (stop_requested() != StopReason::none) ::_exit(1);
+    set_wall_budget(std::chrono::duration<double>(1e300));
+    if (stop_requested() != StopReason::none) ::_exit(2);
+    set_wall_budget(std::chrono::duration<double>(0.0));  // an ordinary budget still stops
+    ::_exit(stop_requested() == StopReason::max_wall ? 0 : 3);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+}

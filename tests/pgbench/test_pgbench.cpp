@@ -64,6 +64,18 @@ TEST_CASE("-R follows a Poisson schedule at the given rate; lag is measured from
   CHECK(t.skipped == 0);
 }
 
+TEST_CASE("-R far below one transaction per run (1e-11 tps) starts none, as pgbench 15 does, and no lag wraps") {
+  Machine m;
+  PgbenchConfig c = select_only(4, 2);
+  c.rate = 1e-11;  // a mean gap of 6e12 s: past the simulated clock's range in nanoseconds
+  c.duration = 5 * sim::kSecond;
+  const auto bench = m.run(c);
+  const TransactionSums& t = bench->stats().total();
+  CHECK(t.transactions == 0);
+  CHECK(t.skipped == 0);
+  CHECK(t.lag_avg_ms() >= 0.0);
+}
+
 TEST_CASE("-R above capacity with -L: late starters are skipped, the rest are late or not") {
   // Capacity: one thread, 2 ms of client work per transaction = 500 tps; asked 1000.
   Machine m;
