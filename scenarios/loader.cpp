@@ -554,6 +554,10 @@ Plan load_plan(const json& doc, const LoadOptions& options) {
       errors.add("/grid", "duplicate points: \"" + point.name + "\" resolves to the same settings as \"" +
                               same->second + "\" (the values differ only in how they are written)");
     }
+    for (const std::string& note : point.scenario.notes) {  // once, however many points it applies to
+      if (std::find(plan.warnings.begin(), plan.warnings.end(), note) == plan.warnings.end())
+        plan.warnings.push_back(note);
+    }
     plan.points.push_back(std::move(point));
 
     std::size_t turning = axes.size();

@@ -6,6 +6,7 @@
 // file fails (the loader drops the repeated messages).
 #include "scenarios/resolve.h"
 
+#include "models/pgbench/report.h"
 #include "models/postgres/version.h"
 #include "scenarios/applicable.h"
 #include "scenarios/limits.h"
@@ -93,16 +94,32 @@ void check_run_length(const Layers& layers, const std::string& section, pgbench:
   }
 }
 
-void check_threads(const Layers& layers, const std::string& section, const pgbench::PgbenchConfig& load,
-                   Errors& errors) {
+// More threads than clients: pgbench 9.5+ lowers -j to -c ("Don't need more
+// threads than there are clients", pgbench.c main), with a note here since
+// pgbench says nothing; pgbench 9.0-9.4 refuses a client count that is not a
+// multiple of the thread count, as 4 clients on 8 threads are not.
+void check_threads(const Layers& layers, const std::string& section, pgbench::PgbenchConfig& load,
+                   const std::string& version, Errors& errors, std::vector<std::string>& notes) {
   if (load.threads <= load.clients) return;
+  if (pgbench::version_num(version) >= 905) {
+    notes.push_back(fmt::format("{}: {} threads for {} clients: pgbench {} runs {} threads, one per client",
+                                layers.origins(section).of("threads"), load.threads, load.clients, version,
+                                load.clients));
+    load.threads = load.clients;
+    return;
+  }
+  const std::string refusal = fmt::format("pgbench {} refuses it: number of clients ({}) must be a multiple of number "
+                                          "of threads ({})",
+                                          version, load.clients, load.threads);
   // Blame the setting the user wrote in this section (warmup inherits both).
   if (layers.has(section, "threads") || !layers.has(section, "clients")) {
     errors.add(layers.origins(section).of("threads"),
-               std::to_string(load.threads) + " is more than clients (" + std::to_string(load.clients) + ")");
+               std::to_string(load.threads) + " is more than clients (" + std::to_string(load.clients) + "); " +
+                   refusal);
   } else {
     errors.add(layers.origins(section).of("clients"),
-               std::to_string(load.clients) + " is less than threads (" + std::to_string(load.threads) + ")");
+               std::to_string(load.clients) + " is less than threads (" + std::to_string(load.threads) + "); " +
+                   refusal);
   }
 }
 
@@ -293,7 +310,7 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
   schemas.pgbench.parse(layers.section("pgbench"), layers.origins("pgbench"), s.pgbench, errors);
   if (errors.size() == before_pgbench) {
     check_run_length(layers, "pgbench", s.pgbench, errors);
-    check_threads(layers, "pgbench", s.pgbench, errors);
+    check_threads(layers, "pgbench", s.pgbench, s.postgres.version, errors, s.notes);
     check_duration_covers_progress(layers, s.pgbench, errors);
   }
   // The warmup's checks would repeat the run's errors: only on a clean run.
@@ -314,7 +331,7 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
   schemas.warmup.parse(layers.section("warmup"), layers.origins("warmup"), s.warmup, errors);
   if (pgbench_ok && errors.size() == before_warmup) {
     check_run_length(layers, "warmup", s.warmup, errors);
-    check_threads(layers, "warmup", s.warmup, errors);
+    check_threads(layers, "warmup", s.warmup, s.postgres.version, errors, s.notes);
   }
 
   s.resolved = json::object();

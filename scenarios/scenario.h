@@ -63,6 +63,9 @@ struct Scenario {
   pgbench::InitConfig init;       // the start state: after pgbench -i and a restart
   pgbench::PgbenchConfig warmup;  // duration 0 = no warmup
   std::uint64_t seed = 1;
+  // What resolving changed as the real program would without a word (pgbench
+  // lowering -j to -c), for the plan's warnings; not a setting.
+  std::vector<std::string> notes;
   // Normalised, every setting in its owner's units:
   // {"hardware":{...},"devices":{"data":{...},"wal":{...}},"os":{...},
   //  "postgres":{...},"pgbench":{...},"init":{...},"warmup":{...},"seed":N}

@@ -37,9 +37,19 @@ std::vector<std::string> errors_of_file_text(const std::filesystem::path& file, 
 
 }  // namespace
 
-TEST_CASE("pgbench refuses more threads than clients") {
-  CHECK(errors_of({{"pgbench", {{"clients", 4}, {"threads", 8}}}}) ==
-        std::vector<std::string>{"/pgbench/threads: 8 is more than clients (4)"});
+TEST_CASE("more threads than clients: pgbench 9.5+ lowers -j to -c, with a note; 9.0-9.4 refuse them") {
+  // pgbench.c main: "Don't need more threads than there are clients".
+  const Plan plan = load({{"postgres", {{"version", "15"}}}, {"pgbench", {{"clients", 4}, {"threads", 8}}}});
+  const Scenario& s = plan.points.at(0).scenario;
+  CHECK(s.pgbench.threads == 4);
+  CHECK(s.warmup.threads == 4);
+  CHECK(s.resolved["pgbench"]["threads"] == 4);
+  CHECK(plan.warnings == std::vector<std::string>{
+                             "/pgbench/threads: 8 threads for 4 clients: pgbench 15 runs 4 threads, one per client"});
+  // 9.4's pgbench: "number of clients (4) must be a multiple of number of threads (8)".
+  CHECK(errors_of({{"postgres", {{"version", "9.4"}}}, {"pgbench", {{"clients", 4}, {"threads", 8}}}}) ==
+        std::vector<std::string>{"/pgbench/threads: 8 is more than clients (4); pgbench 9.4 refuses it: number of "
+                                 "clients (4) must be a multiple of number of threads (8)"});
   CHECK(errors_of({{"pgbench", {{"clients", 4}, {"threads", 4}}}}).empty());
 }
 
@@ -81,11 +91,17 @@ TEST_CASE("the warmup inherits the measured run's settings, but no length") {
 TEST_CASE("the warmup has no scale of its own and keeps the thread rule") {
   CHECK(errors_of({{"warmup", {{"scale", 10}}}}) ==
         std::vector<std::string>{"/warmup/scale: the warmup uses the measured run's scale (set pgbench.scale)"});
-  // Inherited threads (4) over the warmup's own clients (2): blame the clients it set.
-  CHECK(errors_of({{"pgbench", {{"clients", 8}, {"threads", 4}}}, {"warmup", {{"clients", 2}}}}) ==
-        std::vector<std::string>{"/warmup/clients: 2 is less than threads (4)"});
-  CHECK(errors_of({{"warmup", {{"threads", 3}}}}) ==
-        std::vector<std::string>{"/warmup/threads: 3 is more than clients (1)"});
+  // Inherited threads (4) over the warmup's own clients (2) on 9.2: blame the clients it set.
+  CHECK(errors_of({{"postgres", {{"version", "9.2"}}},
+                   {"pgbench", {{"clients", 8}, {"threads", 4}}},
+                   {"warmup", {{"clients", 2}}}}) ==
+        std::vector<std::string>{"/warmup/clients: 2 is less than threads (4); pgbench 9.2 refuses it: number of "
+                                 "clients (2) must be a multiple of number of threads (4)"});
+  CHECK(errors_of({{"postgres", {{"version", "9.2"}}}, {"warmup", {{"threads", 3}}}}) ==
+        std::vector<std::string>{"/warmup/threads: 3 is more than clients (1); pgbench 9.2 refuses it: number of "
+                                 "clients (1) must be a multiple of number of threads (3)"});
+  // On 15 the warmup's threads are lowered too.
+  CHECK(load({{"warmup", {{"threads", 3}}}}).points.at(0).scenario.warmup.threads == 1);
 }
 
 TEST_CASE("shared_buffers must fit in the machine's RAM") {
