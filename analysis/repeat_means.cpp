@@ -76,7 +76,11 @@ void write_summary_mean_csv(const std::filesystem::path& path, const std::vector
         const auto at = std::find_if(figures.begin(), figures.end(), [&](const Figure& g) { return g.name == f.name; });
         if (at == figures.end())
           throw std::invalid_argument(fmt::format("{}: a row has no figure {}", path.string(), f.name));
-        values.push_back(at->value);
+        if (!std::isnan(at->value)) values.push_back(at->value);  // a repeat without that figure
+      }
+      if (values.empty()) {
+        cells.insert(cells.end(), 4, std::string());
+        continue;
       }
       const Spread s = spread_of(values);
       const int decimals = std::max(f.decimals, 3);

@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <initializer_list>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <utility>
@@ -95,7 +97,7 @@ std::optional<Section> figure_section(const std::vector<ReportRow>& rows,
     for (const FigureColumn& c : columns_of) {
       const Figure* f = find_figure(r, c.figure);
       if (!f) return std::nullopt;
-      row.push_back(format_fixed(f->value * c.scale, c.decimals));
+      row.push_back(std::isnan(f->value) ? std::string("-") : format_fixed(f->value * c.scale, c.decimals));
     }
     cells.push_back(std::move(row));
   }
@@ -256,7 +258,7 @@ void write_summary_csv(const std::filesystem::path& path, const std::vector<std:
     for (std::size_t c = cells.size(); c < header.size(); ++c) {
       const Figure* f = find_figure(r, header[c]);
       if (!f) throw std::invalid_argument(fmt::format("{}: a row has no figure {}", path.string(), header[c]));
-      cells.push_back(format_fixed(f->value, f->decimals));
+      cells.push_back(std::isnan(f->value) ? std::string() : format_fixed(f->value, f->decimals));
     }
     csv.row(cells);
   }
@@ -286,8 +288,10 @@ SummaryCsv read_summary_csv(const std::filesystem::path& path) {
     if (repeats) row.repeat = static_cast<int>(number(c));
     for (std::size_t i = 0; i < kStabilityColumns.size(); ++i)
       row.stability.*kStabilityColumns[i].second = number(first_stability + i);
-    for (std::size_t at = first_figure; at < cells.size(); ++at)
-      row.figures.push_back({table.header[at], number(at), 3});
+    for (std::size_t at = first_figure; at < cells.size(); ++at) {
+      const double value = cells[at].empty() ? std::numeric_limits<double>::quiet_NaN() : number(at);
+      row.figures.push_back({table.header[at], value, 3});
+    }
     summary.rows.push_back(std::move(row));
   }
   return summary;

@@ -29,7 +29,7 @@ namespace ckptsim::analysis {
 // One figure of a point beyond the stability ones: a column of summary.csv.
 struct Figure {
   std::string name;  // the column: "latency_p99_ms", "buffers_clean_per_tx", "waits.CPU"
-  double value = 0;
+  double value = 0;  // NaN: the run has none (a mean over no checkpoint): an empty cell
   int decimals = 3;  // digits after the point in summary.csv
 };
 

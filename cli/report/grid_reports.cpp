@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -54,6 +55,7 @@ std::vector<analysis::Figure> figures_of(const json& summary) {
   } else {
     buffers_backend = bgwriter.at("buffers_backend").get<double>();
   }
+  constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
   double write_s = 0, sync_s = 0;
   const json& checkpoints = summary.at("checkpoints");
   for (const json& c : checkpoints) {
@@ -74,8 +76,9 @@ std::vector<analysis::Figure> figures_of(const json& summary) {
       {"checkpoints", timed + requested, 0},
       {fig::kCheckpointsTimed, timed, 0},
       {fig::kCheckpointsReq, requested, 0},
-      {"checkpoint_write_s_mean", completed > 0 ? write_s / completed : 0.0, 3},
-      {"checkpoint_sync_s_mean", completed > 0 ? sync_s / completed : 0.0, 3},
+      // Over no completed checkpoint there is no mean: an empty cell, not 0.
+      {"checkpoint_write_s_mean", completed > 0 ? write_s / completed : kNoValue, 3},
+      {"checkpoint_sync_s_mean", completed > 0 ? sync_s / completed : kNoValue, 3},
       {fig::kBuffersCheckpointPerTx, per_tx(buffers_checkpoint, tx), 6},
       {fig::kBuffersCleanPerTx, per_tx(bgwriter.at("buffers_clean").get<double>(), tx), 6},
       {fig::kMaxwrittenCleanPerTx, per_tx(bgwriter.at("maxwritten_clean").get<double>(), tx), 6},

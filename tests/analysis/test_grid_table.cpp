@@ -3,6 +3,9 @@
 // column, exactly.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <limits>
+
 #include <string>
 #include <vector>
 
@@ -135,6 +138,30 @@ TEST_CASE(
   CHECK(back.rows[1].repeat == 2);
   CHECK(back.rows[1].stability.tps_stddev == 140);
   CHECK(find_figure(back.rows[0], "wal_fpi_per_tx")->value == doctest::Approx(0.333333));
+}
+
+TEST_CASE("a figure a run does not have (no checkpoint completed) is an empty cell, read back as none, left out of means") {
+  ScratchDir dir;
+  const double none = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<ReportRow> rows = {
+      point({"true"}, judged(500, 100, 1), 1, {{"checkpoint_write_s_mean", none, 3}}),
+      point({"true"}, judged(600, 140, 2), 2, {{"checkpoint_write_s_mean", 27.0, 3}}),
+      point({"false"}, judged(100, 10, 3), 1, {{"checkpoint_write_s_mean", none, 3}}),
+  };
+  write_summary_csv(dir / "summary.csv", {"postgres.checkpoint_sorting"}, rows);
+  const std::string text = read_text(dir / "summary.csv");
+  CHECK(text.find("\ntrue,1,500.000,100.000,10.000,1.000,0.000,0.000,500.000,0.000,1000.000,0.000,0.000,\n") !=
+        std::string::npos);  // 0.000 before
+  CHECK(text.find(",27.000\n") != std::string::npos);
+  const SummaryCsv back = read_summary_csv(dir / "summary.csv");
+  REQUIRE(back.rows.size() == 3);
+  CHECK(std::isnan(find_figure(back.rows[0], "checkpoint_write_s_mean")->value));
+  CHECK(find_figure(back.rows[1], "checkpoint_write_s_mean")->value == doctest::Approx(27.0));
+  // Across repeats: the mean of the repeats that have it; none: empty.
+  write_summary_mean_csv(dir / "summary-mean.csv", {"postgres.checkpoint_sorting"}, rows);
+  const std::string means = read_text(dir / "summary-mean.csv");
+  CHECK(means.find(",27.000,0.000,27.000,27.000\n") != std::string::npos);
+  CHECK(means.ends_with(",,,,\n"));
 }
 
 TEST_CASE("the grid table gains latency, checkpoint and per-transaction sections when the rows carry them") {
