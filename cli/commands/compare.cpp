@@ -2,8 +2,10 @@
 // with the differences (cli/report/judged_run.h), and both runs' tps on
 // one time axis in compare.png (analysis/plots.h: plot_compare).
 
+#include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -96,12 +98,36 @@ int draw_or_fail(const CompareArgs& args, const Judged& real, const Judged& simu
   }
 }
 
+// compare.png, .svg and .gp in `out` are replaced only when they are
+// ckptsim's: beside a compare.gp that ckptsim wrote (its first line says so).
+// A user's file of one of those names is never overwritten.
+std::optional<std::string> foreign_picture(const fs::path& out) {
+  std::ifstream script(out / run_files::kCompareScript);
+  std::string first;
+  std::getline(script, first);
+  const bool ours = first.starts_with(std::string("# ") + run_files::kCompareScript + ": ") &&
+                    first.ends_with("written by ckptsim.");
+  for (const char* name : {run_files::kComparePng, run_files::kCompareSvg, run_files::kCompareScript}) {
+    std::error_code ec;
+    if (fs::symlink_status(out / name, ec).type() != fs::file_type::not_found && !ours) return (out / name).string();
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int command_compare(const CompareArgs& args) {
-  if (args.out.empty() || !fs::is_directory(args.out)) {
-    std::cerr << "error: --out " << printable(args.out) << ": not a folder (expected an existing folder for "
+  std::error_code ec;
+  if (args.out.empty() || (!fs::exists(args.out, ec) && !fs::create_directories(args.out, ec)) ||
+      !fs::is_directory(args.out, ec)) {
+    std::cerr << "error: --out " << printable(args.out) << ": not a folder and cannot be made one (for "
               << run_files::kComparePng << ")\n";
+    return 2;
+  }
+  if (const auto foreign = foreign_picture(args.out)) {
+    std::cerr << "error: " << printable(*foreign) << ": exists and is not ckptsim's (no " << run_files::kCompareScript
+              << " written by ckptsim beside it); ckptsim never overwrites a file it did not write: give --out "
+                 "another folder\n";
     return 2;
   }
   Judged real, simulated;
@@ -163,8 +189,8 @@ Command add_compare(CLI::App& app) {
                   "Interval in seconds (default: inferred; a multiple of a log's own merges its intervals)")
       ->check(positive_seconds());
   cmd->add_option("--out", compare->out,
-                  fmt::format("Folder for {} and {} (default: the working folder)", run_files::kComparePng,
-                              run_files::kCompareSvg));
+                  fmt::format("Folder for {} and {} (made if missing; default: the working folder)",
+                              run_files::kComparePng, run_files::kCompareSvg));
   cmd->add_flag("--json", compare->json, "Print the figures as JSON");
   return {cmd, [compare] { return command_compare(*compare); }};
 }

@@ -201,10 +201,33 @@ TEST_CASE(
     CHECK(fs::file_size(tmp / "pics" / "compare.png") > 1000);
     CHECK(slurp(tmp / "pics" / "compare.svg").find("</svg>") != std::string::npos);
   }
-  const auto bad = run_ckptsim(
-      "compare " + quoted(tmp / "p.log") + " " + quoted(tmp / "sim") + " --out " + quoted(tmp / "nowhere"), tmp);
-  CHECK(bad.exit_code == 2);
-  CHECK(bad.out.empty());
+  // Drawn again over its own files: they are ckptsim's.
+  CHECK(run_ckptsim("compare " + quoted(tmp / "p.log") + " " + quoted(tmp / "sim") + " --out " + quoted(tmp / "pics"),
+                    tmp)
+            .exit_code == 0);
+  // --out is made when missing, as run --out is.
+  const auto made = run_ckptsim(
+      "compare " + quoted(tmp / "p.log") + " " + quoted(tmp / "sim") + " --out " + quoted(tmp / "nowhere" / "a"), tmp);
+  CHECK(made.exit_code == 0);
+  CHECK(fs::exists(tmp / "nowhere" / "a" / "compare.gp"));
+}
+
+TEST_CASE("compare never overwrites a user's compare.png, .svg or .gp: the folder is refused, the files stay") {
+  TempDir tmp("compare-foreign");
+  write_simulated(tmp / "sim");
+  write_text(tmp / "p.log", "progress: 1.0 s, 50.0 tps, lat 1.0 ms stddev 0.1\n");
+  for (const char* name : {"compare.png", "compare.svg", "compare.gp"}) {
+    CAPTURE(name);
+    const fs::path mine = tmp / (std::string("c-") + name);
+    fs::create_directories(mine);
+    write_text(mine / name, "mine");
+    const auto r = run_ckptsim("compare " + quoted(tmp / "p.log") + " " + quoted(tmp / "sim") + " --out " + quoted(mine),
+                               tmp);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(name + std::string(": exists and is not ckptsim's")) != std::string::npos);
+    CHECK(slurp(mine / name) == "mine");
+    CHECK(r.out.empty());
+  }
 }
 
 TEST_CASE("analyze reads only regular files, a line at a time: a device, a 2 MiB line and a 10^8 s gap are errors") {
