@@ -544,6 +544,7 @@ Plan load_plan(const json& doc, const LoadOptions& options) {
   PresetFiles presets(project_home() / "scenarios" / "presets");
   std::vector<std::size_t> at(axes.size(), 0);
   std::map<std::string, std::string> resolved_points;  // a point's resolved settings as JSON text: its name
+  std::map<std::string, std::string> point_folders;    // a point's folder name: its values as written
   for (;;) {
     const std::size_t errors_before = errors.size();
     GridPoint point = make_point(axes, at, base, any_reloadable, seed, schemas, presets, errors);
@@ -553,6 +554,16 @@ Plan load_plan(const json& doc, const LoadOptions& options) {
     if (!fresh && errors.size() == errors_before) {
       errors.add("/grid", "duplicate points: \"" + point.name + "\" resolves to the same settings as \"" +
                               same->second + "\" (the values differ only in how they are written)");
+    }
+    // Values whose folder names are the same ("a/b" and "a_b": '/' becomes '_') would run into one folder.
+    std::string written;
+    for (const auto& [path, value] : point.values) {
+      written += (written.empty() ? "" : ", ") + path + " = " + value.dump(-1, ' ', false, json::error_handler_t::replace);
+    }
+    const auto [other, named_first] = point_folders.emplace(point.name, written);
+    if (!named_first && other->second != written) {
+      errors.add("/grid", "the points " + other->second + " and " + written + " both run into the folder \"" +
+                              point.name + "\" ('/' becomes '_' in a folder name): give them values that differ there");
     }
     for (const std::string& note : point.scenario.notes) {  // once, however many points it applies to
       if (std::find(plan.warnings.begin(), plan.warnings.end(), note) == plan.warnings.end())

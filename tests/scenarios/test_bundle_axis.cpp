@@ -88,3 +88,11 @@ TEST_CASE("a chained grid refuses a bundle that sets what a reload cannot change
   CHECK(has(errors, "/grid/test/big/postgres.shared_buffers: cannot vary along a chained grid"));
   CHECK_FALSE(has(errors, "/grid/test/small"));
 }
+
+TEST_CASE("two bundles whose names make one folder (\"a/b\" and \"a_b\") are refused, naming both") {
+  const json bundles = {{"a/b", {{"pgbench.clients", 2}}}, {"a_b", {{"pgbench.clients", 4}}}};
+  const auto errors = errors_of({{"pgbench", {{"clients", 8}, {"threads", 1}}}, {"grid", {{"test", bundles}}}});
+  CHECK(errors == std::vector<std::string>{"/grid: the points test = \"a/b\" and test = \"a_b\" both run into the "
+                                           "folder \"test=a_b\" ('/' becomes '_' in a folder name): give them values "
+                                           "that differ there"});
+}
