@@ -10,6 +10,8 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "scenarios/bundle_axis.h"
 #include "scenarios/chain.h"
 #include "scenarios/layers.h"
@@ -300,14 +302,17 @@ std::vector<GridAxis> read_grid(const json& grid, const Schemas& schemas, Errors
     }
     if (!setting) continue;
     // The same value twice would run the same point twice, into one folder.
+    // Looked up by its JSON text (a number by its value, as json's == compares
+    // 1 and 1.0), so that a long axis is checked in n log n, not n^2.
     bool repeated = false;
-    for (std::size_t i = 1; i < values.size() && !repeated; ++i) {
-      for (std::size_t j = 0; j < i; ++j) {
-        if (values[i] == values[j]) {
-          errors.add(where + "/" + std::to_string(i), shown(values[i]) + " repeats " + where + "/" + std::to_string(j));
-          repeated = true;
-          break;
-        }
+    std::map<std::string, std::size_t> first_of;
+    for (std::size_t i = 0; i < values.size() && !repeated; ++i) {
+      const json& v = values[i];
+      const std::string key = v.is_number() ? fmt::format("#{}", v.get<double>()) : v.dump();
+      const auto [at, fresh] = first_of.emplace(key, i);
+      if (!fresh) {
+        errors.add(where + "/" + std::to_string(i), shown(v) + " repeats " + where + "/" + std::to_string(at->second));
+        repeated = true;
       }
     }
     if (repeated) continue;

@@ -172,6 +172,18 @@ TEST_CASE("a key given twice, a grid value given twice, a point name too long fo
   CHECK(errors_of({{"grid", {{"postgres.checkpoint_sorting", {false, true, false}}}}}) ==
         std::vector<std::string>{
             "/grid/postgres.checkpoint_sorting/2: false repeats /grid/postgres.checkpoint_sorting/0"});
+  // A number is the same value however it is written, as JSON compares them; "8" (text) is another value.
+  CHECK(errors_of({{"grid", {{"pgbench.clients", {8, "8", 4, 8.0}}}}}) ==
+        std::vector<std::string>{"/grid/pgbench.clients/3: 8.0 repeats /grid/pgbench.clients/0"});
+  // A 20,000-value axis is looked up, not compared pairwise (200 million comparisons before):
+  // the first repeat is the one reported.
+  json values = json::array();
+  for (int i = 0; i < 20000; ++i) values.push_back(i + 1);
+  values.push_back(19999);
+  LoadOptions many;
+  many.max_points = 30000;
+  CHECK(errors_of({{"grid", {{"pgbench.clients", values}}}}, many) ==
+        std::vector<std::string>{"/grid/pgbench.clients/20000: 19999 repeats /grid/pgbench.clients/19998"});
 
   const std::string long_text(300, 'x');
   const auto too_long = errors_of({{"grid", {{"os.kernel", {long_text}}}}});
