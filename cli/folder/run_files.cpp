@@ -46,6 +46,14 @@ bool is_temporary_name(const std::string& name) {
   return std::regex_match(name, pattern);
 }
 
+bool is_own_temporary(const std::string& name) {
+  static const std::regex pattern(R"((.+)\.tmp\.[0-9]+(\.[0-9]+)?)");
+  std::smatch match;
+  if (!std::regex_match(name, match, pattern)) return false;
+  const std::string base = match[1].str();
+  return kPointFiles.contains(base) || kGridFiles.contains(base) || is_aggregate_log(base);
+}
+
 std::string temporary_name(const std::string& name, long pid) { return fmt::format("{}.tmp.{}", name, pid); }
 
 std::optional<long> temporary_pid(const std::string& name) {
@@ -63,7 +71,7 @@ const std::vector<std::string>& always_written() {
 }
 
 bool is_point_file(const std::string& name) {
-  return kPointFiles.contains(name) || is_aggregate_log(name) || is_temporary_name(name);
+  return kPointFiles.contains(name) || is_aggregate_log(name) || is_own_temporary(name);
 }
 
 bool is_grid_file(const std::string& name) { return kGridFiles.contains(name); }

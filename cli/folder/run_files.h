@@ -90,6 +90,10 @@ std::string aggregate_log_name(int pgbench_pid, std::size_t thread);
 // A temporary name: AtomicFile's "<name>.tmp.<pid>.<n>" (analysis/atomic_file.h),
 // the plots' gnuplot outputs' "<name>.tmp.<pid>" (analysis/plots.h).
 bool is_temporary_name(const std::string& name);
+// A temporary of one of ckptsim's own files (a run's, a grid's, an aggregate
+// log): "summary.json.tmp.4711.2", "tps.png.tmp.4711", never "draft.tmp.1".
+// Only those are ever removed as what a dead run left.
+bool is_own_temporary(const std::string& name);
 // The name under which a file is written before it is linked to its own.
 std::string temporary_name(const std::string& name, long pid);
 // The pid a temporary name carries, or nullopt for another name.

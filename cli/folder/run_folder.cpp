@@ -81,7 +81,7 @@ void remove_file(const fs::path& path) {
 // this process that failed before it could clean up).
 bool is_left_behind(const std::string& name) {
   const auto pid = temporary_pid(name);
-  return pid && (*pid == static_cast<long>(::getpid()) || !process_alive(*pid));
+  return pid && is_own_temporary(name) && (*pid == static_cast<long>(::getpid()) || !process_alive(*pid));
 }
 
 // What dead runs left in `dir` (AtomicFile's temporaries, gnuplot's images).
@@ -190,6 +190,7 @@ struct FolderContents {
 };
 
 bool is_dead_staging(const fs::path& dir);
+bool holds_only_ckptsims(const fs::path& dir);
 
 FolderContents sort_contents(const fs::path& dir) {
   FolderContents c;
@@ -204,7 +205,8 @@ FolderContents sort_contents(const fs::path& dir) {
     } else if (has_record && is_plain_file(entry) && name != kIndexHtml &&
                (is_point_file(name) || is_grid_file(name))) {
       c.files.push_back(entry.path());
-    } else if (is_plain_folder(entry) && temporary_pid(name) && process_alive(*temporary_pid(name))) {
+    } else if (is_plain_folder(entry) && temporary_pid(name) && process_alive(*temporary_pid(name)) &&
+               holds_only_ckptsims(entry.path())) {
       continue;  // a point that another share of the grid is running (cli/commands/grid_shares.h)
     } else if (is_plain_folder(entry) && (is_point_folder(entry.path()) || is_dead_staging(entry.path()))) {
       c.point_dirs.push_back(entry.path());
@@ -224,8 +226,14 @@ bool is_dead_staging(const fs::path& dir) {
   const auto pid = temporary_pid(dir.filename().string());
   std::error_code ec;
   if (!pid || process_alive(*pid) || !fs::is_directory(fs::symlink_status(dir, ec))) return false;
+  return holds_only_ckptsims(dir);
+}
+
+// Nothing in `dir` but ckptsim's outputs and the temporaries of its own files:
+// a user's folder that happens to be named like a staging one (thesis.tmp.5) is theirs.
+bool holds_only_ckptsims(const fs::path& dir) {
   const std::vector<fs::path> foreign = sort_contents(dir).foreign;
-  return std::all_of(foreign.begin(), foreign.end(), [](const fs::path& name) { return is_temporary_name(name); });
+  return std::all_of(foreign.begin(), foreign.end(), [](const fs::path& name) { return is_own_temporary(name); });
 }
 
 // Removes the folders that dead runs staged in `parent`: named STEM.tmp.<pid>,

@@ -638,3 +638,28 @@ TEST_CASE(
   }
   CHECK(left.empty());  // no half-written page, no lock held
 }
+
+TEST_CASE("a user's file or folder named like a temporary (draft.tmp.1, thesis.tmp.5) is never removed: the folder is refused") {
+  TempDir tmp("user-temporaries");
+  write_text(tmp / "s.json", kSingle);
+  const std::string run = "run " + quoted(tmp / "s.json") + " --quiet --set pgbench.duration=2s --out " + quoted(tmp / "r");
+  REQUIRE(run_ckptsim(run, tmp).exit_code == 0);
+  // pid 1 is always alive; 4194303 (the largest pid_max) is, in practice, never.
+  for (const std::string pid : {"1", "4194303"}) {
+    CAPTURE(pid);
+    fs::create_directories(tmp / "r" / ("thesis.tmp." + pid));
+    write_text(tmp / "r" / ("thesis.tmp." + pid) / "ch1.tex", "chapter one");
+    write_text(tmp / "r" / ("draft.tmp." + pid), "my draft");
+    const auto again = run_ckptsim(run, tmp);
+    CHECK(again.exit_code == 2);
+    CHECK(again.err.find("that ckptsim did not write") != std::string::npos);
+    CHECK(slurp(tmp / "r" / ("thesis.tmp." + pid) / "ch1.tex") == "chapter one");
+    CHECK(slurp(tmp / "r" / ("draft.tmp." + pid)) == "my draft");
+    fs::remove_all(tmp / "r" / ("thesis.tmp." + pid));
+    fs::remove(tmp / "r" / ("draft.tmp." + pid));
+  }
+  // What a dead run of ckptsim's own left is still cleared: a summary.json temporary.
+  write_text(tmp / "r" / "summary.json.tmp.4194303.1", "half");
+  CHECK(run_ckptsim(run, tmp).exit_code == 0);
+  CHECK_FALSE(fs::exists(tmp / "r" / "summary.json.tmp.4194303.1"));
+}
