@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -83,6 +84,18 @@ bool try_take(const fs::path& lock) {
 }  // namespace
 
 bool process_alive(long pid) { return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM); }
+
+bool is_ckptsim_process(long pid) {
+  if (!process_alive(pid)) return false;
+  const auto comm = [](const std::string& path) {
+    std::ifstream in(path);
+    std::string name;
+    std::getline(in, name);
+    return name;
+  };
+  const std::string ours = comm("/proc/self/comm");
+  return !ours.empty() && comm("/proc/" + std::to_string(pid) + "/comm") == ours;
+}
 
 OutputLock::OutputLock(const fs::path& dir, const std::string& shown) : path_(dir / kOutputLock) {
   for (int attempt = 0; attempt < 2; ++attempt) {

@@ -21,6 +21,9 @@
 namespace ckptsim::cli {
 
 // Whether a process `pid` exists (ours or another user's).
+// Whether `pid` is a running ckptsim (/proc/PID/comm is this program's own):
+// another share of a grid, not whatever process a reused pid now is.
+bool is_ckptsim_process(long pid);
 bool process_alive(long pid);
 
 class OutputLock {

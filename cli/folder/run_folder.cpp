@@ -200,13 +200,21 @@ FolderContents sort_contents(const fs::path& dir) {
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
     if (name == kOutputLock && is_plain_file(entry)) continue;  // OutputLock's
+    // A file another running share of the grid is writing (its grid.json before
+    // it is linked): theirs until they finish, whatever this folder holds yet.
+    if (is_plain_file(entry) && is_own_temporary(name) && temporary_pid(name) &&
+        *temporary_pid(name) != static_cast<long>(::getpid()) && is_ckptsim_process(*temporary_pid(name)))
+      continue;
+    // A record another share linked after has_record was worked out.
+    if (!has_record && is_plain_file(entry) &&
+        ((name == kGridRecord && has_grid_record(dir)) || (name == kRunRecord && has_run_record(dir))))
+      has_record = true;
     if (is_plain_file(entry) && name == kIndexHtml && is_ckptsim_index(entry.path())) {
       c.files.push_back(entry.path());
     } else if (has_record && is_plain_file(entry) && name != kIndexHtml &&
                (is_point_file(name) || is_grid_file(name))) {
       c.files.push_back(entry.path());
-    } else if (is_plain_folder(entry) && temporary_pid(name) && process_alive(*temporary_pid(name)) &&
-               holds_only_ckptsims(entry.path())) {
+    } else if (is_plain_folder(entry) && temporary_pid(name) && is_ckptsim_process(*temporary_pid(name))) {
       continue;  // a point that another share of the grid is running (cli/commands/grid_shares.h)
     } else if (is_plain_folder(entry) && (is_point_folder(entry.path()) || is_dead_staging(entry.path()))) {
       c.point_dirs.push_back(entry.path());

@@ -53,7 +53,22 @@ void remove_set(const fs::path& dir, std::error_code& ec) {
   if (!ec) fs::remove_all(dir, ec);
 }
 
+// A folder of ckptsim's run files alone (run.json among them): what set_aside may replace.
+bool holds_a_run(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(fs::symlink_status(dir, ec)) || !fs::is_regular_file(dir / kRunRecord, ec)) return false;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (!entry.is_regular_file(ec) || !is_point_file(entry.path().filename().string())) return false;
+  }
+  return !ec;
+}
+
 }  // namespace
+
+fs::path stopped_name(const fs::path& final) {
+  const fs::path name = final.filename().empty() ? final.parent_path().filename() : final.filename();
+  return final.parent_path() / (name.string() + ".stopped");
+}
 
 StagedFolder::StagedFolder(fs::path final)
     : final_(std::move(final)),
@@ -94,6 +109,24 @@ std::string StagedFolder::commit() {
   if (!ec) return {};
   return fmt::format("{}: the previous run's files, moved aside here, could not all be removed: {}", path_.string(),
                      ec.message());
+}
+
+std::string StagedFolder::set_aside(const fs::path& aside) {
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(aside, ec))) {
+    if (!holds_a_run(aside)) {
+      return fmt::format("{} keeps its complete run; the stopped one was not kept, since {} holds files ckptsim did "
+                         "not write",
+                         final_.string(), aside.string());
+    }
+    exchange(path_, aside);
+    committed_ = true;
+    remove_set(path_, ec);
+  } else {
+    fs::rename(path_, aside);
+    committed_ = true;
+  }
+  return fmt::format("stopped: {} keeps its complete run; the stopped run is in {}", final_.string(), aside.string());
 }
 
 }  // namespace ckptsim::cli

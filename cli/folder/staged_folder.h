@@ -25,6 +25,9 @@
 
 namespace ckptsim::cli {
 
+// DIR.stopped: where a stopped rerun goes when DIR holds a complete run.
+std::filesystem::path stopped_name(const std::filesystem::path& final);
+
 class StagedFolder {
  public:
   // Creates DIR.tmp.<pid>, empty, beside `final`; throws FolderRefused when
@@ -41,6 +44,11 @@ class StagedFolder {
   // the previous set could not be removed (a file made immutable): the new set
   // is in place all the same.
   std::string commit();
+  // A stopped run over a complete one: the complete set stays in DIR and the
+  // stopped one goes to `aside` (DIR.stopped, stopped_name), replacing an
+  // earlier set of ckptsim's there. An `aside` holding anything else is left
+  // alone and the stopped run is dropped. Returns what happened, for stderr.
+  std::string set_aside(const std::filesystem::path& aside);
 
  private:
   std::filesystem::path final_, path_;

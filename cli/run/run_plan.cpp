@@ -109,7 +109,11 @@ class PointPool : public PlanResults {
                            : run_point(plan_.points[i].scenario, plan_.points[i].host(), dir, run);
       ran[i] = outcomes[i].stopped_by == StopReason::none;
       measured[i] = 1;
-      if (staged) warnings[i] = staged->commit();
+      if (staged) {
+        const std::filesystem::path point_dir = out_ / plan_.points[i].name;
+        warnings[i] = !ran[i] && finished_run(point_dir) ? staged->set_aside(stopped_name(point_dir))
+                                                          : staged->commit();
+      }
       return ran[i] ? "done" : "stopped";
     } catch (const std::exception& e) {
       errors[i] = e.what();
@@ -269,7 +273,8 @@ int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, cons
   if (const auto rc = unfinished(plan, *pool, options.selected)) {
     if (*rc == 1) return 1;  // failed: a single run's folder keeps the earlier run's files
     plot_stopped(plan, dir, options, *pool);
-    if (staged) warn_if_any(staged->commit());
+    // A stopped rerun does not replace a complete run: it goes beside it, as kill -9 would leave the complete one.
+    if (staged) warn_if_any(finished_run(out) ? staged->set_aside(stopped_name(out)) : staged->commit());
     remove_left_behind(out);
     return *rc;
   }

@@ -663,3 +663,38 @@ TEST_CASE("a user's file or folder named like a temporary (draft.tmp.1, thesis.t
   CHECK(run_ckptsim(run, tmp).exit_code == 0);
   CHECK_FALSE(fs::exists(tmp / "r" / "summary.json.tmp.4194303.1"));
 }
+
+TEST_CASE("a rerun stopped by SIGINT or --max-wall keeps the earlier complete run, the stopped one beside it") {
+  TempDir tmp("stop-rerun");
+  write_text(tmp / "s.json", kSingle);
+  const std::string base = (tmp / "s.json").string();
+  const fs::path r = tmp / "r";
+  REQUIRE(run_ckptsim("run " + base + " --quiet --out " + r.string(), tmp).exit_code == 0);
+  const std::string complete = slurp(r / "progress.csv");
+  for (const int signal : {SIGINT, 0}) {
+    CAPTURE(signal);
+    if (signal != 0) {
+      const pid_t pid = spawn_ckptsim({"run", base, "--quiet", "--set", "pgbench.duration=100000s", "--out", r.string()});
+      std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+      ::kill(pid, signal);
+      CHECK(wait_for(pid) == 128 + signal);
+    } else {  // a second stopped rerun replaces the first stopped one
+      const auto stopped = run_ckptsim(
+          "run " + base + " --set pgbench.duration=100000s --max-wall 1.5 --out " + r.string(), tmp);
+      CHECK(stopped.exit_code == 3);
+      CHECK(stopped.err.find("keeps its complete run; the stopped run is in") != std::string::npos);
+    }
+    CHECK(summary_of(r)["complete"] == true);
+    CHECK(slurp(r / "progress.csv") == complete);
+    CHECK(summary_of(tmp / "r.stopped")["complete"] == false);
+    CHECK(temporaries_under(tmp.path()).empty());
+  }
+  // A folder of the user's named r.stopped is never replaced: the stopped run is dropped.
+  fs::remove_all(tmp / "r.stopped");
+  fs::create_directories(tmp / "r.stopped");
+  write_text(tmp / "r.stopped" / "notes.txt", "mine");
+  const auto kept = run_ckptsim("run " + base + " --set pgbench.duration=100000s --max-wall 1.5 --out " + r.string(), tmp);
+  CHECK(kept.exit_code == 3);
+  CHECK(slurp(tmp / "r.stopped" / "notes.txt") == "mine");
+  CHECK(summary_of(r)["complete"] == true);
+}
