@@ -123,6 +123,16 @@ void check_threads(const Layers& layers, const std::string& section, pgbench::Pg
   }
 }
 
+// pgbench's connections against max_connections (all of which a superuser may take).
+void check_connections(const Layers& layers, const std::string& section, const pgbench::PgbenchConfig& load,
+                       const postgres::PostgresConfig& server, Errors& errors) {
+  if (load.clients <= server.max_connections) return;
+  errors.add(layers.origins(section).of("clients"),
+             fmt::format("{} connections are more than postgres.max_connections ({}): the server refuses connection {} "
+                         "(\"FATAL: sorry, too many clients already\"); raise max_connections or lower clients",
+                         load.clients, server.max_connections, server.max_connections + 1));
+}
+
 // A -T run shorter than one -P interval would report nothing.
 void check_duration_covers_progress(const Layers& layers, const pgbench::PgbenchConfig& load, Errors& errors) {
   if (load.transactions > 0 || load.duration >= load.progress) return;
@@ -311,6 +321,7 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
   if (errors.size() == before_pgbench) {
     check_run_length(layers, "pgbench", s.pgbench, errors);
     check_threads(layers, "pgbench", s.pgbench, s.postgres.version, errors, s.notes);
+    if (postgres_ok) check_connections(layers, "pgbench", s.pgbench, s.postgres, errors);
     check_duration_covers_progress(layers, s.pgbench, errors);
   }
   // The warmup's checks would repeat the run's errors: only on a clean run.
@@ -332,6 +343,7 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
   if (pgbench_ok && errors.size() == before_warmup) {
     check_run_length(layers, "warmup", s.warmup, errors);
     check_threads(layers, "warmup", s.warmup, s.postgres.version, errors, s.notes);
+    if (postgres_ok) check_connections(layers, "warmup", s.warmup, s.postgres, errors);
   }
 
   s.resolved = json::object();

@@ -34,6 +34,7 @@ void describe_postgres(Schema<postgres::PostgresConfig>& s) {
   s.choice("version", &PostgresConfig::version, preset_names("postgres"))
           .model_only("the release preset ckptsim runs (scenarios/presets/postgres), not a postgresql.conf line")
       .bytes("shared_buffers", &PostgresConfig::shared_buffers, kBlock, 128 * kKiB).since(kModelledReleases).context(Context::Postmaster)
+      .integer("max_connections", &PostgresConfig::max_connections, 1, 262143).since(kModelledReleases).context(Context::Postmaster)
       .duration("checkpoint_timeout", &PostgresConfig::checkpoint_timeout, kSecond, 30 * kSecond, kDay).since(kModelledReleases).context(Context::Sighup)
       .real("checkpoint_completion_target", &PostgresConfig::checkpoint_completion_target, 0, 1).since(kModelledReleases).context(Context::Sighup)
       .integer("checkpoint_segments", &PostgresConfig::checkpoint_segments, 1, kIntMax)

@@ -82,6 +82,11 @@ struct ReloadableConfig {
 // contexts, and fsync, which PostgreSQL reloads but this model reads at start.
 struct PostgresConfig : ReloadableConfig {
   std::string version = "15";
+  // max_connections: backends the postmaster admits. pgbench connects as a
+  // superuser, who may also take superuser_reserved_connections' slots, so
+  // its -c may be max_connections but no more (InitPostgres: "sorry, too many
+  // clients already"). Nothing else of the model depends on it.
+  std::int64_t max_connections = 100;
   sim::Bytes shared_buffers = 128 * sim::kMiB;
   sim::Bytes wal_buffers = -1;  // -1: 1/32 of shared_buffers, 64kB..16MB
   // fsync = off: pg_fsync, pg_fdatasync and pg_flush_data return at once and

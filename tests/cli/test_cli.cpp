@@ -284,7 +284,7 @@ TEST_CASE("pasted settings: a grid run warns once about the real names it ignore
   const auto r = run_ckptsim("run " + (tmp / "g.json").string() + " --quiet --out " + (tmp / "g").string(), tmp);
   REQUIRE(r.exit_code == 0);
   CHECK(r.err ==
-        "warning: /postgres/conf: ckptsim does not model max_connections, wal_level; ignored\n"
+        "warning: /postgres/conf: ckptsim does not model wal_level; ignored\n"
         "warning: /os/sysctl: ckptsim does not model vm.swappiness; ignored\n"
         "warning: /pgbench/command: ckptsim does not model -h; ignored\n");
   const auto settings = nlohmann::json::parse(slurp(tmp / "g" / "checkpoint_sorting=false" / "run.json"))["settings"];

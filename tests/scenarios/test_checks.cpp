@@ -53,6 +53,19 @@ TEST_CASE("more threads than clients: pgbench 9.5+ lowers -j to -c, with a note;
   CHECK(errors_of({{"pgbench", {{"clients", 4}, {"threads", 4}}}}).empty());
 }
 
+TEST_CASE("pgbench's connections may take every max_connections slot (a superuser's), but no more") {
+  CHECK(errors_of({{"pgbench", {{"clients", 100}, {"threads", 4}}}}).empty());  // the default 100
+  CHECK(errors_of({{"pgbench", {{"clients", 101}, {"threads", 4}}}}) ==
+        std::vector<std::string>{"/pgbench/clients: 101 connections are more than postgres.max_connections (100): the "
+                                 "server refuses connection 101 (\"FATAL: sorry, too many clients already\"); raise "
+                                 "max_connections or lower clients"});
+  CHECK(errors_of({{"postgres", {{"max_connections", 1000}}}, {"pgbench", {{"clients", 1000}, {"threads", 8}}}}).empty());
+  CHECK(errors_of({{"postgres", {{"max_connections", 10}}}, {"pgbench", {{"clients", 4}}}, {"warmup", {{"clients", 16}}}}) ==
+        std::vector<std::string>{"/warmup/clients: 16 connections are more than postgres.max_connections (10): the "
+                                 "server refuses connection 11 (\"FATAL: sorry, too many clients already\"); raise "
+                                 "max_connections or lower clients"});
+}
+
 TEST_CASE("a run is a duration or a number of transactions, not both") {
   CHECK(errors_of({{"pgbench", {{"duration", "10min"}, {"transactions", 1000}}}}) ==
         std::vector<std::string>{"/pgbench/transactions: cannot be set together with duration (/pgbench/duration): "

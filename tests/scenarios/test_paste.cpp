@@ -139,9 +139,10 @@ TEST_CASE("real PostgreSQL parameters that ckptsim does not model are listed onc
                        "shared_buffers = 1GB\n"}}}};
   const Plan plan = load(doc);
   CHECK(plan.warnings ==
-        std::vector<std::string>{"/postgres/conf: ckptsim does not model max_connections, wal_level, random_page_cost, "
+        std::vector<std::string>{"/postgres/conf: ckptsim does not model wal_level, random_page_cost, "
                                  "huge_pages, application_name, pg_stat_statements.max; ignored"});
   CHECK(plan.points.at(0).scenario.resolved.at("postgres").at("shared_buffers") == "1GB");
+  CHECK(plan.points.at(0).scenario.postgres.max_connections == 200);  // modelled: the later line wins
   CHECK(load({{"postgres", {{"shared_buffers", "1GB"}}}}).warnings.empty());
 }
 

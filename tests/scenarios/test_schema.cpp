@@ -110,10 +110,10 @@ TEST_CASE("the normalised scenario lists every section and setting in declaratio
   for (const auto& [key, value] : resolved["postgres"].items()) pg_keys.push_back(key);
   // The default release (15) has every setting but 18's io_method and io_workers, the last two.
   std::vector<std::string> names = schemas.postgres.names();
-  REQUIRE(names.size() == 31);
-  CHECK(names[29] == "io_method");
-  CHECK(names[30] == "io_workers");
-  names.resize(29);
+  REQUIRE(names.size() == 32);
+  CHECK(names[30] == "io_method");
+  CHECK(names[31] == "io_workers");
+  names.resize(30);
   CHECK(pg_keys == names);  // with fsync, wal_sync_method, track_wal_io_timing, data_checksums, wal_log_hints
   CHECK(resolved["hardware"] == json{{"cpus", 8}, {"ram", "16GB"}, {"device", "raid1-hdd-7200"}, {"wal_device", ""}});
   CHECK(resolved["seed"] == 1);

@@ -54,6 +54,7 @@ TEST_CASE("a reload takes exactly the reloadable rows' settings") {
   const std::map<std::string, json> changed{
       {"version", "9.6"},
       {"shared_buffers", "1GB"},
+      {"max_connections", 200},
       {"checkpoint_timeout", "7min"},
       {"checkpoint_completion_target", 0.3},
       {"checkpoint_segments", 9},
