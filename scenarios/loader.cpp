@@ -479,6 +479,17 @@ GridPoint make_point(const std::vector<GridAxis>& axes, const std::vector<std::s
     point.values.emplace_back(axes[i].path, axes[i].values[at[i]]);
   }
   point.name = point_name(point.values);
+  // A name becomes a folder, a line on the terminal, a plot's title and a
+  // page's heading: a control character (ESC, BEL, a line break) would reach
+  // a terminal raw or break plot.gp.
+  if (const auto bad = std::find_if(point.name.begin(), point.name.end(),
+                                    [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+      bad != point.name.end()) {
+    errors.add("/grid", fmt::format("the point name {} holds a control character (U+{:04X}): a grid value or bundle "
+                                    "name becomes a folder, a terminal line and a plot title; use printable characters",
+                                    shown(json(point.name)), static_cast<unsigned char>(*bad)));
+    throw ScenarioError(errors.messages());
+  }
   if (point.name.size() > kMaxPointName) {
     errors.add("/grid", "the point folder name \"" + point.name.substr(0, 60) + "...\" is " +
                             std::to_string(point.name.size()) + " bytes, more than a file name can hold (" +

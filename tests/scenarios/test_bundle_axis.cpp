@@ -96,3 +96,14 @@ TEST_CASE("two bundles whose names make one folder (\"a/b\" and \"a_b\") are ref
                                            "folder \"test=a_b\" ('/' becomes '_' in a folder name): give them values "
                                            "that differ there"});
 }
+
+TEST_CASE("a bundle name or grid value with a control character (ESC, BEL, a line break) is refused") {
+  const json bundles = {{"\u001b]0;pwned\u0007\u001b[31mX", {{"pgbench.clients", 2}}}};
+  const auto errors = errors_of({{"grid", {{"test", bundles}}}});
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].starts_with("/grid: the point name "));
+  CHECK(errors[0].find("holds a control character (U+001B)") != std::string::npos);
+  const auto newline = errors_of({{"grid", {{"test", {{"a\nb", {{"pgbench.clients", 2}}}}}}}});
+  REQUIRE(newline.size() == 1);
+  CHECK(newline[0].find("holds a control character (U+000A)") != std::string::npos);
+}
