@@ -334,15 +334,15 @@ std::vector<GridAxis> read_grid(const json& grid, const Schemas& schemas, Errors
   return axes;
 }
 
-std::optional<std::uint64_t> read_seed(const json& value, Errors& errors) {
+std::optional<std::uint64_t> read_seed(const json& value, Errors& errors, const std::string& where = "/seed") {
   std::string expected;
   const auto seed = value.is_string() ? std::nullopt : parse_integer(value, &expected);
   if (!seed) {
-    errors.add("/seed", shown(value) + " " + (expected.empty() ? "is not an integer" : expected));
+    errors.add(where, shown(value) + " " + (expected.empty() ? "is not an integer" : expected));
     return std::nullopt;
   }
   if (*seed < 0) {
-    errors.add("/seed", shown(value) + " is out of range (at least 0)");
+    errors.add(where, shown(value) + " is out of range (at least 0)");
     return std::nullopt;
   }
   return static_cast<std::uint64_t>(*seed);
@@ -418,6 +418,23 @@ std::optional<int> repeat_from_sets(std::vector<std::string>& sets, Errors& erro
   }
   sets = std::move(settings);
   return repeat;
+}
+
+// --set seed=N: the scenario's top-level seed, as --set repeat=N is its repeat.
+std::optional<std::uint64_t> seed_from_sets(std::vector<std::string>& sets, Errors& errors) {
+  std::optional<std::uint64_t> seed;
+  std::vector<std::string> settings;
+  for (const std::string& set : sets) {
+    if (set.substr(0, set.find('=')) != "seed") {
+      settings.push_back(set);
+      continue;
+    }
+    const std::string text = set.size() > 4 ? set.substr(5) : "";
+    const json value = json_too_deep(text) ? json(text) : json::parse(text, nullptr, false);
+    seed = read_seed(value.is_discarded() ? json(text) : value, errors, "--set seed");
+  }
+  sets = std::move(settings);
+  return seed;
 }
 
 // Whether a grid axis is a PostgreSQL setting a reload applies: a point's
@@ -532,6 +549,7 @@ Plan load_plan(const json& doc, const LoadOptions& options) {
   std::vector<std::string> sets = options.sets;
   const json grid = grid_with_sets(doc, sets, errors);
   std::optional<int> repeat = repeat_from_sets(sets, errors);
+  const std::optional<std::uint64_t> set_seed = seed_from_sets(sets, errors);
   if (!repeat && doc.contains("repeat")) repeat = read_repeat(doc.at("repeat"), "/repeat", errors);
   const ChainSpec chain = read_chain(grid, errors);
 
@@ -544,7 +562,8 @@ Plan load_plan(const json& doc, const LoadOptions& options) {
 
   std::uint64_t seed = 1;
   if (doc.contains("seed")) seed = read_seed(doc.at("seed"), errors).value_or(seed);
-  if (options.seed) seed = *options.seed;
+  if (set_seed) seed = *set_seed;
+  if (options.seed) seed = *options.seed;  // --seed, the option made for it, wins
 
   const std::vector<GridAxis> axes = grid.is_null() ? std::vector<GridAxis>{} : read_grid(grid, schemas, errors);
   const bool chain_ok = chain.chained && check_chain_axes(axes, errors);

@@ -292,3 +292,14 @@ TEST_CASE("a device preset's destage settings are read in their units and checke
                       "presets/device/nvme.json: /device/destage_order: \"elevator\" is not one of positioning, "
                       "lba, fifo"});
 }
+
+TEST_CASE("--set seed=N sets the scenario's seed, as --set repeat=N its repeat; --seed wins over both") {
+  LoadOptions options;
+  options.sets = {"seed=5"};
+  CHECK(only(load({{"seed", 2}}, options)).seed == 5);
+  options.seed = 9;
+  CHECK(only(load({{"seed", 2}}, options)).seed == 9);
+  LoadOptions bad;
+  bad.sets = {"seed=-1"};
+  CHECK(errors_of(json::object(), bad) == std::vector<std::string>{"--set seed: -1 is out of range (at least 0)"});
+}
