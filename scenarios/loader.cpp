@@ -76,6 +76,7 @@ std::vector<PastedSetting> lay_pasted(const std::string& section, const json& te
   if (!pasted.unmodelled.empty()) {
     warnings.push_back(where + ": ckptsim does not model " + joined(pasted.unmodelled, ", ") + "; ignored");
   }
+  warnings.insert(warnings.end(), pasted.notes.begin(), pasted.notes.end());
   return pasted.settings;
 }
 

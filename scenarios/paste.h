@@ -24,6 +24,7 @@ struct PastedSetting {
 struct Pasted {
   std::vector<PastedSetting> settings;  // in the text's order: a later one wins
   std::vector<std::string> unmodelled;  // real names the model ignores, once each
+  std::vector<std::string> notes;       // lines the real program ignores, each with why (a whole warning)
 };
 
 // postgresql.conf as the server's guc-file.l reads it: `name [=] value`, `#`

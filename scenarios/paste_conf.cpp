@@ -168,6 +168,10 @@ Pasted paste_postgresql_conf(const std::string& text, const std::string& where,
       errors.add(line_where, line.name + " is not followed: paste the included file's lines instead");
     } else if (contains(settable, line.name)) {
       pasted.settings.push_back({line.name, line.value, line_where});
+    } else if (line.name == "data_checksums") {
+      pasted.notes.push_back(line_where +
+                             ": data_checksums is fixed by initdb (--data-checksums), and the server ignores it in "
+                             "postgresql.conf; set postgres.data_checksums instead");
     } else if (contains(real, line.name) || line.name.find('.') != std::string::npos) {
       note_unmodelled(pasted, line.name);  // a dotted name is an extension's, which the server accepts
     } else {

@@ -417,3 +417,11 @@ TEST_CASE("every pgbench 15 option's argument is checked as pgbench checks it, a
   CHECK(plan.warnings == std::vector<std::string>{"/pgbench/command: ckptsim does not model --progress-timestamp, "
                                                   "--random-seed, --max-tries, --verbose-errors; ignored"});
 }
+
+TEST_CASE("a pasted data_checksums line says where the setting is made, not that it is not modelled") {
+  const Plan plan = load({{"postgres", {{"conf", "shared_buffers = 1GB\ndata_checksums = on\n"}}}});
+  CHECK(plan.warnings == std::vector<std::string>{"/postgres/conf: line 2: data_checksums is fixed by initdb "
+                                                  "(--data-checksums), and the server ignores it in postgresql.conf; "
+                                                  "set postgres.data_checksums instead"});
+  CHECK_FALSE(plan.points.at(0).scenario.postgres.data_checksums);
+}
