@@ -23,9 +23,9 @@ int command_index(const std::string& dir) {
   install_stop_handlers();
   try {
     const IndexWritten written = write_results_index(dir);
-    std::cout << fmt::format("{}: {} runs, {} grids, {} pages\n",
-                             (std::filesystem::path(dir) / run_files::kIndexHtml).string(), written.runs, written.grids,
-                             written.pages);
+    std::cout << fmt::format("{}: {}, {}, {}\n", (std::filesystem::path(dir) / run_files::kIndexHtml).string(),
+                             counted(written.runs, "run", "runs"), counted(written.grids, "grid", "grids"),
+                             counted(written.pages, "page", "pages"));
   } catch (const Stopped& e) {
     std::cerr << "error: the index was not written: " << printable(e.what()) << '\n';
     return stop_exit_code(e.reason());

@@ -70,4 +70,8 @@ std::string printable_lines(std::string_view text) {
   return out;
 }
 
+std::string counted(std::size_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
 }  // namespace ckptsim::cli

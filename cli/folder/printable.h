@@ -12,6 +12,7 @@
 // are not UTF-8 are shown as \xNN of each byte; other UTF-8 is kept as it is.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -22,5 +23,8 @@ std::string printable(std::string_view text);
 // A message of several lines (CLI11's usage errors): each line through
 // printable(), the line ends kept.
 std::string printable_lines(std::string_view text);
+
+// "1 run", "2 runs", "0 grids": a count with its noun in the right number.
+std::string counted(std::size_t n, std::string_view one, std::string_view many);
 
 }  // namespace ckptsim::cli

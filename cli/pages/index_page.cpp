@@ -1,6 +1,7 @@
 // index.html: the grids, then every run with its key settings and figures.
 #include <fmt/format.h>
 
+#include "cli/folder/printable.h"
 #include "cli/pages/index_columns.h"
 #include "cli/pages/index_layout.h"
 #include "cli/pages/index_pages.h"
@@ -77,9 +78,10 @@ void runs_table(Page& page, const ResultsTree& tree) {
 
 std::string index_html(const ResultsTree& tree) {
   Page page(index_page(), "ckptsim results: " + name_of(tree.root));
-  page.body().element("p", fmt::format("{} runs and {} grids under this folder. Each run's and grid's name opens its "
+  page.body().element("p", fmt::format("{} and {} under this folder. Each run's and grid's name opens its "
                                        "page; Compare sets any two side by side.",
-                                       tree.runs.size(), tree.grids.size()));
+                                       counted(tree.runs.size(), "run", "runs"),
+                                       counted(tree.grids.size(), "grid", "grids")));
   grids_table(page, tree);
   runs_table(page, tree);
   sort_script(page);

@@ -51,7 +51,7 @@ const TempDir& indexed_tree() {
     REQUIRE(run_ckptsim("run " + quoted(dir / "grid.json") + " -q --out " + quoted(tree / "grid"), dir).exit_code == 0);
     const auto indexed = run_ckptsim("index " + quoted(tree), dir);
     REQUIRE(indexed.exit_code == 0);
-    REQUIRE(indexed.out.find("5 runs, 1 grids") != std::string::npos);
+    REQUIRE(indexed.out.find("5 runs, 1 grid,") != std::string::npos);
     return true;
   }();
   REQUIRE(built);
@@ -397,7 +397,7 @@ TEST_CASE("index never lists ckptsim's own temporary folders: a staged run or po
   fs::copy(tree / "a", tree / "g" / "p.tmp.77", fs::copy_options::recursive);
   const auto indexed = run_ckptsim("index " + quoted(tree), tmp);
   REQUIRE(indexed.exit_code == 0);
-  CHECK(indexed.out.find("1 runs, 0 grids") != std::string::npos);
+  CHECK(indexed.out.find("1 run, 0 grids") != std::string::npos);
   CHECK(table_rows(slurp(tree / "index.html"), "runs").size() == 1);
   CHECK_FALSE(fs::exists(tree / "_index" / "b.tmp.77"));
 }
