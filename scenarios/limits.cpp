@@ -79,7 +79,14 @@ void check_database_fits(const Layers& layers, const Scenario& s, Errors& errors
   if (on_data > s.device.capacity) {
     const std::string needs = "the database at scale " + std::to_string(s.pgbench.scale) + " (" + about(database) +
                               " of pgbench tables and indexes)" + (wal_apart ? "" : " and " + wal_text);
-    if (layers.has("device", "capacity")) {
+    const std::string wal_origin = layers.origins("postgres").of(wal.setting);
+    if (database <= s.device.capacity && layers.has("postgres", wal.setting) && !wal_origin.starts_with("presets/")) {
+      // The tables fit; the WAL the user asked for is what does not (a pasted max_wal_size = 1TB).
+      errors.add(wal_origin,
+                 wal_text + " does not fit beside the database at scale " + std::to_string(s.pgbench.scale) + " (" +
+                     about(database) + ") on the data device " + s.device.name + " (capacity " +
+                     format_bytes(s.device.capacity) + ")");
+    } else if (layers.has("device", "capacity")) {
       errors.add(
           device_origin(layers, s.device, "capacity"),
           format_bytes(s.device.capacity) + " cannot hold " + needs + "; at least " + about(on_data) + " is needed");

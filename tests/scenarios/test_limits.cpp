@@ -38,6 +38,12 @@ TEST_CASE("the database at pgbench.scale and the WAL must fit on the data device
           .at(0)
           .find("and 128MB of WAL (checkpoint_segments)") != std::string::npos);
   CHECK(errors_of({{"device", {{"capacity", "20GB"}}}, {"pgbench", {{"scale", 1000}}}}).empty());
+  // The tables fit and the WAL the user wrote does not: the WAL setting is blamed, where it was written.
+  CHECK(errors_of({{"device", {{"capacity", "20GB"}}},
+                   {"postgres", {{"conf", "max_wal_size = 30GB"}}},
+                   {"pgbench", {{"scale", 10}}}}) ==
+        std::vector<std::string>{"/postgres/conf: line 1: 30GB of WAL (max_wal_size) does not fit beside the database "
+                                 "at scale 10 (153160kB) on the data device raid1-hdd-7200 (capacity 20GB)"});
 }
 
 TEST_CASE("an HDD's seek figures are ordered: single <= average <= full") {
