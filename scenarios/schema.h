@@ -412,7 +412,10 @@ class Schema {
       const bool beyond_int64 = !n && expected.starts_with("is out of range");
       if (!n && !beyond_int64) return false;
       if (beyond_int64 || *n < min || *n > max) {
-        const std::string range = max == kNoLimit ? "at least " + show(min) : show(min) + ".." + show(max);
+        // Past 64 bits the upper end is named too: "at least 0" alone says nothing of 10000000d.
+        const std::string range = max != kNoLimit ? show(min) + ".." + show(max)
+                                  : beyond_int64  ? show(min) + ".." + largest_shown(show)
+                                                  : "at least " + show(min);
         expected = "is out of range (" + std::string(auto_allowed ? "-1 or " : "") + range + ")";
         return false;
       }
@@ -428,6 +431,20 @@ class Schema {
     return *this;
   }
 #pragma GCC diagnostic pop
+
+  // The largest value 64 bits hold, rounded down to a whole unit so that it
+  // reads as its owner writes it (106751d, 8191PB), not as 19 digits.
+  template <class Show>
+  static std::string largest_shown(Show show) {
+    std::string best = show(kNoLimit);
+    constexpr std::int64_t kSteps[] = {86400LL * 1000000000, 3600LL * 1000000000, 1000000000, 1LL << 50, 1LL << 40,
+                                       1LL << 30, 1000000, 1000};
+    for (const std::int64_t step : kSteps) {
+      const std::string text = show(kNoLimit / step * step);
+      if (text.size() < best.size()) best = text;
+    }
+    return best;
+  }
 
   std::vector<Field> fields_;
 };

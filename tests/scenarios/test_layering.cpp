@@ -303,3 +303,13 @@ TEST_CASE("--set seed=N sets the scenario's seed, as --set repeat=N its repeat; 
   bad.sets = {"seed=-1"};
   CHECK(errors_of(json::object(), bad) == std::vector<std::string>{"--set seed: -1 is out of range (at least 0)"});
 }
+
+TEST_CASE("a value past what 64 bits hold names the range's upper end too, in the owner's unit") {
+  LoadOptions options;
+  options.sets = {"pgbench.duration=10000000d"};
+  CHECK(errors_of(json::object(), options) ==
+        std::vector<std::string>{"--set pgbench.duration: \"10000000d\" is out of range (0..106751d)"});
+  options.sets = {"os.vm.dirty_bytes=100000000TB"};
+  CHECK(errors_of(json::object(), options) ==
+        std::vector<std::string>{"--set os.vm.dirty_bytes: \"100000000TB\" is out of range (0..8387584TB)"});
+}
