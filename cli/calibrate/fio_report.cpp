@@ -113,9 +113,11 @@ FioReport parse_fio_report(const std::string& text, const std::string& label) {
     const json& d = j[direction];
     FioFigures f;
     f.job = &job;
+    // No drive fio can measure does more than 10 million I/Os a second: a larger figure is not a measurement.
+    constexpr double kMaxIops = 1e7;
     if (!d.contains("iops") || !d["iops"].is_number() || !(d["iops"].get<double>() > 0) ||
-        !std::isfinite(d["iops"].get<double>())) {
-      fail(dir_at + "/iops", fmt::format("{} (expected a number of I/Os per second above 0)",
+        !(d["iops"].get<double>() <= kMaxIops)) {
+      fail(dir_at + "/iops", fmt::format("{} (expected a number of I/Os per second above 0 and at most 10000000)",
                                          d.contains("iops") ? shown(d["iops"]) : "missing"));
       continue;
     }
@@ -123,6 +125,15 @@ FioReport parse_fio_report(const std::string& text, const std::string& label) {
     f.mb_per_s = f.iops * static_cast<double>(job.block) / static_cast<double>(sim::kMiB);
     if (d.contains("clat_ns") && d["clat_ns"].is_object()) {
       const json& clat = d["clat_ns"];
+      // A latency of an hour or more per I/O is no drive's either (fio's runtime is seconds).
+      constexpr double kMaxLatencyNs = 3600e9;
+      for (const char* field : {"mean"}) {
+        if (clat.contains(field) && clat[field].is_number() &&
+            !(clat[field].get<double>() >= 0 && clat[field].get<double>() < kMaxLatencyNs)) {
+          fail(dir_at + "/clat_ns/" + field,
+               fmt::format("{} (expected nanoseconds from 0 to an hour)", shown(clat[field])));
+        }
+      }
       if (clat.contains("mean") && clat["mean"].is_number()) f.lat_mean_ms = clat["mean"].get<double>() / 1e6;
       if (clat.contains("percentile") && clat["percentile"].is_object() && clat["percentile"].contains("50.000000") &&
           clat["percentile"]["50.000000"].is_number()) {

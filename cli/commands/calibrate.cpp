@@ -1,12 +1,15 @@
 // cli/commands/calibrate.cpp
 //
-// Exit status: 0 when the preset is written (whatever the fit's quality: the
-// table says it), 2 for bad input (the fio file, the name, an existing
-// output file), 1 when the file cannot be written.
+// Exit status: 0 when the preset is written, 1 when the fit misses a job's
+// IOPS by more than kMaxMiss (the table says which; nothing is written: such
+// a preset does not describe the drive) or the file cannot be written, 2 for
+// bad input (the fio file, a figure out of bounds, the name, an existing
+// output file).
 #include "cli/commands/calibrate.h"
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -46,7 +49,8 @@ int command_calibrate(const CalibrateArgs& args) {
       args.out.empty() ? std::filesystem::path(args.name + ".json") : std::filesystem::path(args.out);
   std::error_code ec;
   if (std::filesystem::exists(std::filesystem::symlink_status(out, ec))) {
-    std::cerr << "error: " << printable(out.string()) << ": exists (calibrate never overwrites a file; give --out)\n";
+    std::cerr << "error: " << printable(out.string()) << ": exists (calibrate never overwrites a file; "
+              << (args.out.empty() ? "give --out" : "choose another --out") << ")\n";
     return 2;
   }
   FioReport report;
@@ -61,6 +65,27 @@ int command_calibrate(const CalibrateArgs& args) {
   const scenarios::Scenario& base = plan.points.at(0).scenario;
   const DeviceFit fit = fit_device(report, base.os, base.seed);
 
+  // The table first: it says how far the fit is, written or not.
+  const auto print_table = [&fit] {
+    std::cout << fmt::format("{:<18} {:>11} {:>11} {:>8} {:>10} {:>10}\n", "job", "fio IOPS", "model IOPS", "diff",
+                             "fio p50", "model p50");
+    for (const JobCheck& c : fit.checks) {
+      std::cout << fmt::format("{:<18} {:>11.0f} {:>11.0f} {:>7.1f}% {:>8.3f}ms {:>8.3f}ms\n", c.job->name,
+                               c.fio_iops, c.model_iops, 100 * c.difference(), c.fio_p50_ms, c.model_p50_ms);
+    }
+  };
+  constexpr double kMaxMiss = 0.5;
+  const auto worst = std::max_element(fit.checks.begin(), fit.checks.end(), [](const JobCheck& a, const JobCheck& b) {
+    return std::abs(a.difference()) < std::abs(b.difference());
+  });
+  if (worst != fit.checks.end() && std::abs(worst->difference()) > kMaxMiss) {
+    print_table();
+    std::cerr << fmt::format("error: the fit misses {} by {:+.0f} % (more than {:.0f} %): no preset written, since no "
+                             "{} drive the model knows gives these figures; check the fio run (its file, its "
+                             "runtime, another load on the disk)\n",
+                             worst->job->name, 100 * worst->difference(), 100 * kMaxMiss, shape_name(fit.shape));
+    return 1;
+  }
   nlohmann::ordered_json preset;
   preset["description"] = fmt::format("{}: {} fitted by `ckptsim calibrate` to {} ({})", args.name,
                                       shape_name(fit.shape), std::filesystem::path(args.fio_json).filename().string(),
@@ -75,12 +100,7 @@ int command_calibrate(const CalibrateArgs& args) {
     return 1;
   }
   std::cout << fmt::format("{}: {} ({})\n", printable(out.string()), shape_name(fit.shape), printable(fit.reason));
-  std::cout << fmt::format("{:<18} {:>11} {:>11} {:>8} {:>10} {:>10}\n", "job", "fio IOPS", "model IOPS", "diff",
-                           "fio p50", "model p50");
-  for (const JobCheck& c : fit.checks) {
-    std::cout << fmt::format("{:<18} {:>11.0f} {:>11.0f} {:>7.1f}% {:>8.3f}ms {:>8.3f}ms\n", c.job->name, c.fio_iops,
-                             c.model_iops, 100 * c.difference(), c.fio_p50_ms, c.model_p50_ms);
-  }
+  print_table();
   return 0;
 }
 

@@ -137,7 +137,40 @@ TEST_CASE("calibrate: input that is not fio's JSON, or lacks a job, is refused n
   CHECK(refusal(doc.dump()) == "in.json: /jobs/0/job options/bs: \"16k\" (expected 4k for randread-4k-qd1)\n");
   doc = nlohmann::json::parse(slurp(kData / "fio-gp3-hand.json"));
   doc["jobs"][2]["write"]["iops"] = 0;
-  CHECK(refusal(doc.dump()) == "in.json: /jobs/2/write/iops: 0 (expected a number of I/Os per second above 0)\n");
+  CHECK(refusal(doc.dump()) ==
+        "in.json: /jobs/2/write/iops: 0 (expected a number of I/Os per second above 0 and at most 10000000)\n");
+  // Figures no drive gives are out of bounds (exit 2), not fitted.
+  doc["jobs"][2]["write"]["iops"] = 1e308;
+  CHECK(refusal(doc.dump()) ==
+        "in.json: /jobs/2/write/iops: 1e+308 (expected a number of I/Os per second above 0 and at most 10000000)\n");
+  doc = nlohmann::json::parse(slurp(kData / "fio-gp3-hand.json"));
+  doc["jobs"][2]["write"]["clat_ns"]["mean"] = 1e13;
+  CHECK(refusal(doc.dump()) == "in.json: /jobs/2/write/clat_ns/mean: 10000000000000.0 (expected nanoseconds from 0 "
+                               "to an hour)\n");
+}
+
+TEST_CASE("calibrate: a fit that misses a job by more than 50 % writes no preset and exits 1") {
+  const fs::path dir = fs::temp_directory_path() / ("ckptsim-calibrate-miss-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  // Every job 1 IOPS at 1 s: no drive the model knows gives that (+17,000 % and more before).
+  nlohmann::json doc = nlohmann::json::parse(slurp(kData / "fio-gp3-hand.json"));
+  for (auto& job : doc["jobs"]) {
+    for (const char* direction : {"read", "write"}) {
+      if (!job.contains(direction) || !job[direction].contains("iops") || job[direction]["iops"].get<double>() <= 0)
+        continue;
+      job[direction]["iops"] = 1;
+      job[direction]["clat_ns"]["mean"] = 1e9;
+      job[direction]["clat_ns"]["percentile"]["50.000000"] = 1e9;
+    }
+  }
+  std::ofstream(dir / "slow.json") << doc.dump();
+  cli::CalibrateArgs args;
+  args.fio_json = (dir / "slow.json").string();
+  args.name = "slow";
+  args.out = (dir / "slow-preset.json").string();
+  CHECK(cli::command_calibrate(args) == 1);
+  CHECK_FALSE(fs::exists(dir / "slow-preset.json"));
+  fs::remove_all(dir);
 }
 
 TEST_CASE("calibrate: the preset file loads with --preset-file and is never written over") {
