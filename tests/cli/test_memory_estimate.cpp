@@ -60,3 +60,15 @@ TEST_CASE("ckptsim run refuses, exit 2 and nothing written, a grid that this mac
   CHECK(r.err.find("16 points at once") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(tmp / "out"));
 }
+
+TEST_CASE("ulimit -v lowers the memory a run may take: a scale-100000 run under 4 GB of address space is refused") {
+  TempDir tmp("memory-ulimit");
+  write_text(tmp / "s.json", R"({"pgbench": {"scale": 100000, "duration": "10s"}, "device": {"capacity": "2TB"}})");
+  // About 7 GB for the tables alone: std::bad_alloc partway before; refused up front now, with the figure.
+  const auto r = run_ckptsim("run " + quoted(tmp / "s.json") + " --out " + quoted(tmp / "out"), tmp,
+                             "ulimit -v 4000000;");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("error: this run needs about") != std::string::npos);
+  CHECK(r.err.find("ulimit -v") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(tmp / "out"));
+}
