@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
+#include <optional>
+#include <set>
 
 #include "analysis/interval_merge.h"
 #include "analysis/pgbench_logs.h"
@@ -60,6 +63,64 @@ std::vector<fs::path> files_of_folder(const TpsInputNames& names, const fs::path
   }
   std::sort(logs.begin(), logs.end());
   return logs;
+}
+
+// pgbench names a run's aggregate logs <prefix>PID (thread 0) and
+// <prefix>PID.N (thread N): the run (its thread 0's path) and the thread of one.
+struct LogOf {
+  std::string run;
+  long thread = 0;
+};
+std::optional<LogOf> log_of(const TpsInputNames& names, const fs::path& file) {
+  const std::string name = file.filename().string();
+  if (names.is_aggregate_log == nullptr || !names.is_aggregate_log(name)) return std::nullopt;
+  const std::string prefix = names.aggregate_logs.substr(0, names.aggregate_logs.find('*'));
+  const std::string rest = name.substr(prefix.size());
+  const auto dot = rest.find('.');
+  const std::string pid = rest.substr(0, dot);
+  try {
+    return LogOf{(file.parent_path() / (prefix + pid)).string(), dot == std::string::npos ? 0 : std::stol(rest.substr(dot + 1))};
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// The aggregate logs of one run, whole: two runs' logs are refused (they would
+// be summed), and a run's threads given in part are completed from its folder,
+// or refused naming the one that is missing.
+void one_runs_logs(const TpsInputNames& names, std::vector<fs::path>& files) {
+  std::map<std::string, std::set<long>> runs;
+  for (const fs::path& f : files) {
+    if (const auto log = log_of(names, f)) runs[log->run].insert(log->thread);
+  }
+  if (runs.empty()) return;
+  if (runs.size() > 1) {
+    std::string listed;
+    for (const auto& [run, threads] : runs)
+      listed += fmt::format("{}{}", listed.empty() ? "" : ", ", fs::path(run).filename().string());
+    throw std::runtime_error(fmt::format("{}: the aggregate logs of {} pgbench runs ({}): they would be summed; "
+                                         "analyze one run's logs at a time",
+                                         fs::path(runs.begin()->first).parent_path().string(), runs.size(), listed));
+  }
+  const auto& [run, given] = *runs.begin();
+  std::set<long> threads = given;
+  const fs::path dir = fs::path(run).parent_path().empty() ? fs::path(".") : fs::path(run).parent_path();
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const auto log = log_of(names, entry.path());
+    if (!entry.is_regular_file() || !log || fs::path(log->run).filename() != fs::path(run).filename()) continue;
+    if (threads.insert(log->thread).second) files.push_back(entry.path());  // a thread not given: its share too
+  }
+  for (long t = 0; t <= *threads.rbegin(); ++t) {
+    if (threads.contains(t)) continue;
+    throw std::runtime_error(fmt::format("{}: thread {}'s log {} is missing (pgbench wrote one per thread, 0 to {}): "
+                                         "the run's tps would be short of its share",
+                                         run, t,
+                                         t == 0 ? fs::path(run).filename().string()
+                                                : fmt::format("{}.{}", fs::path(run).filename().string(), t),
+                                         *threads.rbegin()));
+  }
+  std::sort(files.begin(), files.end());
 }
 
 // The interval to judge a file at: the user's --interval, else the file's own
@@ -119,6 +180,7 @@ TpsInput read_tps_input(const TpsInputNames& names, const std::vector<fs::path>&
     }
   }
   if (files.empty()) throw std::runtime_error("no input file");
+  one_runs_logs(names, files);
 
   TpsInput input;
   std::ifstream in = open_input(files.front());

@@ -155,3 +155,24 @@ TEST_CASE("a ckptsim progress.csv reads as before, with its interval and its ski
   CHECK(input.has_skipped);
   CHECK(input.has_late);
 }
+
+TEST_CASE("aggregate logs of two runs are refused, and one thread's log stands for its whole run or names the missing one") {
+  ScratchDir dir;
+  const std::string line = "1796219880 200 44151693 6325899143875 1276 217840 0 0 0 0 0 0 0 0 0\n";
+  write_text(dir / "pgbench_log.4242", line);
+  write_text(dir / "pgbench_log.4242.1", line);
+  // Given one thread's log, the run's other thread is read with it: 400 tps, not 200.
+  const TpsInput whole = read_tps_input(kRunFolder, {dir / "pgbench_log.4242"});
+  CHECK(whole.tps == std::vector<double>{400});
+  CHECK(whole.files.size() == 2);
+  // A second run's log in the folder: refused, not summed into 600 tps.
+  write_text(dir / "pgbench_log.999", line);
+  CHECK(error_of_input({dir.path()}).find("the aggregate logs of 2 pgbench runs (pgbench_log.4242, pgbench_log.999)") !=
+        std::string::npos);
+  std::filesystem::remove(dir / "pgbench_log.999");
+  // A thread missing between others is named.
+  std::filesystem::remove(dir / "pgbench_log.4242.1");
+  write_text(dir / "pgbench_log.4242.2", line);
+  CHECK(error_of_input({dir / "pgbench_log.4242"}).find("thread 1's log pgbench_log.4242.1 is missing") !=
+        std::string::npos);
+}
