@@ -133,6 +133,15 @@ void check_connections(const Layers& layers, const std::string& section, const p
                          load.clients, server.max_connections, server.max_connections + 1));
 }
 
+// A pgbench section's own checks: its length, its threads (against the
+// scenario's pgbench version) and its connections (against the server's).
+void check_load(const Layers& layers, const std::string& section, pgbench::PgbenchConfig& load, Scenario& s,
+                bool postgres_ok, Errors& errors) {
+  check_run_length(layers, section, load, errors);
+  check_threads(layers, section, load, s.postgres.version, errors, s.notes);
+  if (postgres_ok) check_connections(layers, section, load, s.postgres, errors);
+}
+
 // A -T run shorter than one -P interval would report nothing.
 void check_duration_covers_progress(const Layers& layers, const pgbench::PgbenchConfig& load, Errors& errors) {
   if (load.transactions > 0 || load.duration >= load.progress) return;
@@ -319,9 +328,7 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
   const std::size_t before_pgbench = errors.size();
   schemas.pgbench.parse(layers.section("pgbench"), layers.origins("pgbench"), s.pgbench, errors);
   if (errors.size() == before_pgbench) {
-    check_run_length(layers, "pgbench", s.pgbench, errors);
-    check_threads(layers, "pgbench", s.pgbench, s.postgres.version, errors, s.notes);
-    if (postgres_ok) check_connections(layers, "pgbench", s.pgbench, s.postgres, errors);
+    check_load(layers, "pgbench", s.pgbench, s, postgres_ok, errors);
     check_duration_covers_progress(layers, s.pgbench, errors);
   }
   // The warmup's checks would repeat the run's errors: only on a clean run.
@@ -341,9 +348,7 @@ Scenario resolve(Layers layers, const Schemas& schemas, PresetFiles& presets, Er
   const std::size_t before_warmup = errors.size();
   schemas.warmup.parse(layers.section("warmup"), layers.origins("warmup"), s.warmup, errors);
   if (pgbench_ok && errors.size() == before_warmup) {
-    check_run_length(layers, "warmup", s.warmup, errors);
-    check_threads(layers, "warmup", s.warmup, s.postgres.version, errors, s.notes);
-    if (postgres_ok) check_connections(layers, "warmup", s.warmup, s.postgres, errors);
+    check_load(layers, "warmup", s.warmup, s, postgres_ok, errors);
   }
 
   s.resolved = json::object();
