@@ -161,11 +161,11 @@ GridIndex read_grid_index(const fs::path& dir, bool missing_ok) {
   return grid;
 }
 
-void plot_folder(const fs::path& dir, const std::string& run_title, bool missing_ok) {
+void plot_folder(const fs::path& dir, const std::string& run_title, bool missing_ok, const fs::path& shown) {
   if (fs::exists(dir / kProgressCsv)) {
     const std::string why =
         draw_run(dir, run_title.empty() ? fs::absolute(dir).lexically_normal().filename().string() : run_title);
-    if (!why.empty()) warn_not_drawn(dir, why);
+    if (!why.empty()) warn_not_drawn(shown.empty() ? dir : shown, why);
     return;
   }
   const auto [title, points, missing] = read_grid_index(dir, missing_ok);  // all checked before any is drawn

@@ -35,7 +35,9 @@ GridIndex read_grid_index(const std::filesystem::path& dir, bool missing_ok = fa
 // of plots, and is left out of its grid's. Throws FolderRefused (bad input)
 // naming DIR when it is neither, or when a point of grid.json is no plain
 // folder name under DIR or is a symbolic link; std::runtime_error when a plot
-// cannot be written.
-void plot_folder(const std::filesystem::path& dir, const std::string& run_title = "", bool missing_ok = false);
+// cannot be written. `shown` names the folder in warnings when DIR is where
+// it is staged (run.tmp.PID): the user's --out, not the temporary name.
+void plot_folder(const std::filesystem::path& dir, const std::string& run_title = "", bool missing_ok = false,
+                 const std::filesystem::path& shown = {});
 
 }  // namespace ckptsim::cli

@@ -165,13 +165,14 @@ std::optional<int> unfinished(const scenarios::Plan& plan, const PlanResults& po
 // A stopped plan's plots: those of each run it measured, from the intervals
 // it committed (no grid plots: they would compare partial series with whole ones).
 void plot_stopped(const scenarios::Plan& plan, const std::filesystem::path& dir, const PlanOptions& options,
-                  const PlanResults& pool) {
+                  const PlanResults& pool, const std::filesystem::path& shown) {
   if (!analysis::gnuplot_available()) return;
   for (std::size_t i = 0; i < plan.points.size(); ++i) {
     if (!pool.measured[i]) continue;
     const std::filesystem::path run_dir = plan.is_grid() ? dir / plan.points[i].name : dir;
     if (!std::filesystem::exists(run_dir / run_files::kProgressCsv)) continue;  // stopped before its first interval
-    plot_folder(run_dir, plan.is_grid() ? options.title + ": " + plan.points[i].name : options.title);
+    plot_folder(run_dir, plan.is_grid() ? options.title + ": " + plan.points[i].name : options.title, false,
+                plan.is_grid() ? shown / plan.points[i].name : shown);
   }
 }
 
@@ -190,13 +191,14 @@ void print_verdict(const scenarios::Plan& plan, const PlanOptions& options, cons
 
 // A single run's table (printed) and plots.
 void write_single_outputs(const scenarios::Plan& plan, const std::filesystem::path& out, const PlanOptions& options,
-                          const std::vector<std::string>& names, const std::vector<RunOutcome>& outcomes) {
+                          const std::vector<std::string>& names, const std::vector<RunOutcome>& outcomes,
+                          const std::filesystem::path& shown) {
   const std::vector<analysis::ReportRow> rows{
       {.values = {}, .stability = outcomes.front().stability, .repeat = 0, .figures = {}}};
   if (!options.quiet) std::cout << analysis::format_report(plan.grid_paths, rows, options.threshold);
   print_verdict(plan, options, names, outcomes);
   if (analysis::gnuplot_available()) {
-    plot_folder(out, options.title);
+    plot_folder(out, options.title, false, shown);
   } else if (!options.quiet) {
     std::cerr << "warning: gnuplot not found, no plots written (scripts/setup installs it)\n";
   }
@@ -272,7 +274,7 @@ int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, cons
   for (const std::string& warning : pool->warnings) warn_if_any(warning);
   if (const auto rc = unfinished(plan, *pool, options.selected)) {
     if (*rc == 1) return 1;  // failed: a single run's folder keeps the earlier run's files
-    plot_stopped(plan, dir, options, *pool);
+    plot_stopped(plan, dir, options, *pool, out);
     // A stopped rerun does not replace a complete run: it goes beside it, as kill -9 would leave the complete one.
     if (staged) warn_if_any(finished_run(out) ? staged->set_aside(stopped_name(out)) : staged->commit());
     remove_left_behind(out);
@@ -294,7 +296,7 @@ int run_plan(const scenarios::Plan& plan, const std::filesystem::path& out, cons
     return 0;
   }
   if (staged) {
-    write_single_outputs(plan, dir, options, names, pool->outcomes);
+    write_single_outputs(plan, dir, options, names, pool->outcomes, out);  // staged in dir, shown as out
     warn_if_any(staged->commit());
   } else {
     write_grid_outputs(plan, dir, options, names, pool->outcomes);

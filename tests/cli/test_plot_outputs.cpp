@@ -101,6 +101,9 @@ TEST_CASE("a run with no transaction, or none in a whole interval, keeps its CSV
         "run " + (tmp / "s.json").string() + " --quiet --set pgbench.rate=0.001 --out " + (tmp / "r").string(), tmp);
     CHECK(r.exit_code == 0);
     CHECK(has(r.err, "no plots drawn: no transaction completed in any interval"));
+    // The warning names the user's --out, not the folder the run was staged in (r.tmp.PID).
+    CHECK(has(r.err, "warning: " + (tmp / "r").string() + ": no plots drawn"));
+    CHECK_FALSE(has(r.err, ".tmp."));
   }
   SUBCASE("a -t run that ends inside its first interval") {
     write_text(tmp / "t.json", R"({"hardware": {"ram": "1GB", "device": "nvme"}, "postgres": {"shared_buffers": "64MB"},
