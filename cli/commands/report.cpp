@@ -20,7 +20,9 @@ int command_report(const std::string& dir) {
   try {
     if (!std::filesystem::is_regular_file(std::filesystem::path(dir) / run_files::kGridRecord))
       throw FolderRefused(fmt::format("{}: not a grid folder (no {})", dir, run_files::kGridRecord));
-    const ClaimedOutput claimed = claim_output(dir);  // not while a run writes there
+    // Not while a run writes there; it rewrites the grid's files beside the points.
+    const ClaimedOutput claimed = claim_output(
+        dir, true, "report rewrites the grid's files only in a folder of ckptsim's outputs: move them away first");
     report = report_grid(claimed.dir, true);
   } catch (const std::exception& e) {  // a refused folder (exit 2), or a file not written (1)
     return report_failure(e);

@@ -138,7 +138,8 @@ analysis::CompareSeries series(const std::string& who, const StormFigures& f, co
 
 // Runs one recording's scenario into its folder and judges it; false when the run failed.
 bool run_one(Validated& v, const scenarios::Plan& plan) {
-  const ClaimedOutput claimed = claim_output(v.out);
+  const ClaimedOutput claimed = claim_output(
+      v.out, true, "validate runs only into a folder of ckptsim's outputs, so choose another --out or move them away");
   v.out = claimed.dir;
   std::cerr << "ckptsim validate: " << printable(v.recording.name) << " into " << printable(v.out.string()) << '\n';
   PlanOptions options;

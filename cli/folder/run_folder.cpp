@@ -260,17 +260,14 @@ std::string remove_dead_staging(const fs::path& parent, const std::string& stem 
   return warning;
 }
 
-void refuse_foreign(const std::string& shown, std::vector<fs::path> foreign) {
+void refuse_foreign(const std::string& shown, std::vector<fs::path> foreign, const std::string& remedy = kRunRemedy) {
   if (foreign.empty()) return;
   std::sort(foreign.begin(), foreign.end());
   std::string names;
   for (std::size_t i = 0; i < std::min<std::size_t>(foreign.size(), 3); ++i)
     names += fmt::format("{}\"{}\"", i ? ", " : "", foreign[i].string());
   if (foreign.size() > 3) names += fmt::format(" and {} more", foreign.size() - 3);
-  throw FolderRefused(fmt::format(
-      "{}: holds {} that ckptsim did not write; a run replaces only ckptsim's own outputs, so choose another "
-      "--out or move them away",
-      shown, names));
+  throw FolderRefused(fmt::format("{}: holds {} that ckptsim did not write; {}", shown, names, remedy));
 }
 
 // Makes dir and its parents. One that cannot be made (a file named `out` in
@@ -315,7 +312,7 @@ void refuse_other_scenario(const fs::path& out, const fs::path& scenario_file) {
   }
 }
 
-ClaimedOutput claim_output(const fs::path& out, bool lock) {
+ClaimedOutput claim_output(const fs::path& out, bool lock, const std::string& remedy) {
   // "d/new/.." is d: the folder is checked where the kernel will resolve it.
   std::error_code ec;
   fs::path dir = fs::weakly_canonical(fs::absolute(out), ec);
@@ -327,7 +324,7 @@ ClaimedOutput claim_output(const fs::path& out, bool lock) {
   const fs::file_status status = fs::symlink_status(dir, ec);
   if (fs::exists(status) && !fs::is_directory(fs::status(dir, ec)))
     throw FolderRefused(fmt::format("{}: exists and is not a folder", shown));
-  if (fs::exists(status)) refuse_foreign(shown, sort_contents(dir).foreign);
+  if (fs::exists(status)) refuse_foreign(shown, sort_contents(dir).foreign, remedy);
   make_output_folder(dir, shown);
   ClaimedOutput claimed{.dir = dir, .lock = lock ? std::make_unique<OutputLock>(dir, shown) : nullptr};
   return claimed;

@@ -124,7 +124,9 @@ struct ClaimedOutput {
   std::unique_ptr<OutputLock> lock;
 };
 // Without `lock`, the folder is checked and made but not locked (a share of a grid, cli/commands/grid_shares.h).
-ClaimedOutput claim_output(const std::filesystem::path& out, bool lock = true);
+// `remedy` ends a refusal: what the command that claims the folder can do instead.
+inline constexpr char kRunRemedy[] = "a run replaces only ckptsim's own outputs, so choose another --out or move them away";
+ClaimedOutput claim_output(const std::filesystem::path& out, bool lock = true, const std::string& remedy = kRunRemedy);
 
 // Readies `out` for a run: removes what a killed run left (its temporary
 // folders and files), and returns, per point of a grid, whether its folder

@@ -698,3 +698,20 @@ TEST_CASE("a rerun stopped by SIGINT or --max-wall keeps the earlier complete ru
   CHECK(slurp(tmp / "r.stopped" / "notes.txt") == "mine");
   CHECK(summary_of(r)["complete"] == true);
 }
+
+TEST_CASE("report and validate refuse a folder of the user's files in their own words, not run's --out advice") {
+  TempDir tmp("report-foreign");
+  write_text(tmp / "g.json", R"({
+    "hardware": {"cpus": 2, "ram": "1GB", "device": "nvme"},
+    "postgres": {"shared_buffers": "64MB"},
+    "pgbench": {"scale": 5, "clients": 1, "duration": "2s"},
+    "grid": {"pgbench.clients": [1, 2]}, "seed": 3})");
+  REQUIRE(run_ckptsim("run " + quoted(tmp / "g.json") + " --quiet --out " + quoted(tmp / "g"), tmp).exit_code == 0);
+  write_text(tmp / "g" / "notes.txt", "mine");
+  const auto r = run_ckptsim("report " + quoted(tmp / "g"), tmp);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("holds \"notes.txt\" that ckptsim did not write; report rewrites the grid's files only") !=
+        std::string::npos);
+  CHECK(r.err.find("--out") == std::string::npos);  // report has no --out
+  CHECK(slurp(tmp / "g" / "notes.txt") == "mine");
+}
