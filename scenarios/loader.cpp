@@ -404,38 +404,22 @@ void put_in_chain_order(Plan& plan, const ChainSpec& chain, Errors& errors) {
   if (ordered.size() == names.size()) plan.points = std::move(ordered);
 }
 
-// --set repeat=N: taken out of the setting paths. Returns the repeat count, or nullopt when none was set.
-std::optional<int> repeat_from_sets(std::vector<std::string>& sets, Errors& errors) {
-  std::optional<int> repeat;
+// --set NAME=VALUE for a top-level key (repeat, seed): taken out of the setting
+// paths, each value read as JSON when it parses (else as text), in order.
+std::vector<json> top_level_sets(std::vector<std::string>& sets, const std::string& name) {
+  std::vector<json> values;
   std::vector<std::string> settings;
   for (const std::string& set : sets) {
-    if (set.substr(0, set.find('=')) != "repeat") {
+    if (set.substr(0, set.find('=')) != name) {
       settings.push_back(set);
       continue;
     }
-    const std::string text = set.size() > 6 ? set.substr(7) : "";
-    const json value = json_too_deep(text) ? json(text) : json::parse(text, nullptr, false);
-    repeat = read_repeat(value.is_discarded() ? json(text) : value, "--set repeat", errors);
+    const std::string text = set.size() > name.size() ? set.substr(name.size() + 1) : "";
+    const json parsed = json_too_deep(text) ? json(text) : json::parse(text, nullptr, false);
+    values.push_back(parsed.is_discarded() ? json(text) : parsed);
   }
   sets = std::move(settings);
-  return repeat;
-}
-
-// --set seed=N: the scenario's top-level seed, as --set repeat=N is its repeat.
-std::optional<std::uint64_t> seed_from_sets(std::vector<std::string>& sets, Errors& errors) {
-  std::optional<std::uint64_t> seed;
-  std::vector<std::string> settings;
-  for (const std::string& set : sets) {
-    if (set.substr(0, set.find('=')) != "seed") {
-      settings.push_back(set);
-      continue;
-    }
-    const std::string text = set.size() > 4 ? set.substr(5) : "";
-    const json value = json_too_deep(text) ? json(text) : json::parse(text, nullptr, false);
-    seed = read_seed(value.is_discarded() ? json(text) : value, errors, "--set seed");
-  }
-  sets = std::move(settings);
-  return seed;
+  return values;
 }
 
 // Whether a grid axis is a PostgreSQL setting a reload applies: a point's
@@ -549,8 +533,10 @@ Plan load_plan(const json& doc, const LoadOptions& options) {
 
   std::vector<std::string> sets = options.sets;
   const json grid = grid_with_sets(doc, sets, errors);
-  std::optional<int> repeat = repeat_from_sets(sets, errors);
-  const std::optional<std::uint64_t> set_seed = seed_from_sets(sets, errors);
+  std::optional<int> repeat;  // the last --set of each wins
+  for (const json& set : top_level_sets(sets, "repeat")) repeat = read_repeat(set, "--set repeat", errors);
+  std::optional<std::uint64_t> set_seed;
+  for (const json& set : top_level_sets(sets, "seed")) set_seed = read_seed(set, errors, "--set seed");
   if (!repeat && doc.contains("repeat")) repeat = read_repeat(doc.at("repeat"), "/repeat", errors);
   const ChainSpec chain = read_chain(grid, errors);
 
