@@ -80,29 +80,30 @@ std::optional<std::int64_t> systemd_size(const std::string& word) {
   return *n * factor;
 }
 
-// The scenario key of a v1 file name ("blkio.throttle.write_iops_device", maybe under a path).
-std::optional<std::string> v1_key(const std::string& word) {
-  const std::string base = word.substr(word.rfind('/') == std::string::npos ? 0 : word.rfind('/') + 1);
-  for (const char* key : {"read_bps", "write_bps", "read_iops", "write_iops"}) {
-    if (base == std::string("blkio.throttle.") + key + "_device") return std::string(key);
+// Each limit as the three syntaxes name it: the scenario key, the v1 file's
+// (blkio.throttle.KEY_device), io.max's and systemd's.
+struct LimitNames {
+  const char *key, *io_max, *systemd;
+};
+constexpr LimitNames kLimits[] = {{"read_iops", "riops", "IOReadIOPSMax"},
+                                  {"write_iops", "wiops", "IOWriteIOPSMax"},
+                                  {"read_bps", "rbps", "IOReadBandwidthMax"},
+                                  {"write_bps", "wbps", "IOWriteBandwidthMax"}};
+
+// The scenario key that `name` means in one syntax (`spelling` picks it), or nullopt.
+std::optional<std::string> key_named(const std::string& name, const char* LimitNames::*spelling) {
+  for (const LimitNames& limit : kLimits) {
+    if (name == limit.*spelling) return std::string(limit.key);
   }
   return std::nullopt;
 }
 
-std::optional<std::string> systemd_key(const std::string& name) {
-  if (name == "IOReadIOPSMax") return "read_iops";
-  if (name == "IOWriteIOPSMax") return "write_iops";
-  if (name == "IOReadBandwidthMax") return "read_bps";
-  if (name == "IOWriteBandwidthMax") return "write_bps";
-  return std::nullopt;
-}
-
-std::optional<std::string> io_max_key(const std::string& name) {
-  if (name == "riops") return "read_iops";
-  if (name == "wiops") return "write_iops";
-  if (name == "rbps") return "read_bps";
-  if (name == "wbps") return "write_bps";
-  return std::nullopt;
+// The scenario key of a v1 file name ("blkio.throttle.write_iops_device", maybe under a path).
+std::optional<std::string> v1_key(const std::string& word) {
+  const std::string base = word.substr(word.rfind('/') == std::string::npos ? 0 : word.rfind('/') + 1);
+  const std::string head = "blkio.throttle.", tail = "_device";
+  if (base.size() <= head.size() + tail.size() || !base.starts_with(head) || !base.ends_with(tail)) return std::nullopt;
+  return key_named(base.substr(head.size(), base.size() - head.size() - tail.size()), &LimitNames::key);
 }
 
 class Reader {
@@ -186,7 +187,8 @@ class Reader {
     if (!same_device(words[0])) return;
     for (std::size_t i = 1; i < words.size(); ++i) {
       const auto equals = words[i].find('=');
-      const auto key = equals == std::string::npos ? std::nullopt : io_max_key(words[i].substr(0, equals));
+      const auto key =
+          equals == std::string::npos ? std::nullopt : key_named(words[i].substr(0, equals), &LimitNames::io_max);
       if (!key) {
         errors_.add(where_, "\"" + words[i] + "\" is not one of rbps=, wbps=, riops=, wiops= (io.max)");
         continue;
@@ -207,7 +209,7 @@ class Reader {
     const std::string& first = words[0];
     const auto equals = first.find('=');
     const std::string name = first.substr(0, equals);
-    const auto key = systemd_key(name);
+    const auto key = key_named(name, &LimitNames::systemd);
     std::vector<std::string> rest(words.begin() + 1, words.end());
     if (equals + 1 < first.size()) rest.insert(rest.begin(), first.substr(equals + 1));
     if (!key) {
