@@ -200,10 +200,11 @@ FolderContents sort_contents(const fs::path& dir) {
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
     if (name == kOutputLock && is_plain_file(entry)) continue;  // OutputLock's
-    // A file another running share of the grid is writing (its grid.json before
-    // it is linked): theirs until they finish, whatever this folder holds yet.
-    if (is_plain_file(entry) && is_own_temporary(name) && temporary_pid(name) &&
-        *temporary_pid(name) != static_cast<long>(::getpid()) && is_ckptsim_process(*temporary_pid(name)))
+    // A running ckptsim's (a share of the grid): its temporary name's pid is alive and is ckptsim.
+    const auto pid = temporary_pid(name);
+    const bool ckptsim_runs = pid && is_ckptsim_process(*pid);
+    // A file another such share is writing (its grid.json before it is linked): theirs until they finish.
+    if (is_plain_file(entry) && is_own_temporary(name) && ckptsim_runs && *pid != static_cast<long>(::getpid()))
       continue;
     // A record another share linked after has_record was worked out.
     if (!has_record && is_plain_file(entry) &&
@@ -214,7 +215,7 @@ FolderContents sort_contents(const fs::path& dir) {
     } else if (has_record && is_plain_file(entry) && name != kIndexHtml &&
                (is_point_file(name) || is_grid_file(name))) {
       c.files.push_back(entry.path());
-    } else if (is_plain_folder(entry) && temporary_pid(name) && is_ckptsim_process(*temporary_pid(name))) {
+    } else if (is_plain_folder(entry) && ckptsim_runs) {
       continue;  // a point that another share of the grid is running (cli/commands/grid_shares.h)
     } else if (is_plain_folder(entry) && (is_point_folder(entry.path()) || is_dead_staging(entry.path()))) {
       c.point_dirs.push_back(entry.path());
