@@ -422,6 +422,16 @@ std::vector<json> top_level_sets(std::vector<std::string>& sets, const std::stri
   return values;
 }
 
+// The scenario's seed: 1, the file's "seed", --set seed=N, --seed (the option made for it), the later winning.
+std::uint64_t plan_seed(const json& doc, const std::optional<std::uint64_t>& set_seed, const LoadOptions& options,
+                        Errors& errors) {
+  std::uint64_t seed = 1;
+  if (doc.contains("seed")) seed = read_seed(doc.at("seed"), errors).value_or(seed);
+  if (set_seed) seed = *set_seed;
+  if (options.seed) seed = *options.seed;
+  return seed;
+}
+
 // Whether a grid axis is a PostgreSQL setting a reload applies: a point's
 // value then comes after the warmup, which all points of a group share (cli/run/warmup_group.h).
 bool reloadable_axis(const GridAxis& axis) {
@@ -547,10 +557,7 @@ Plan load_plan(const json& doc, const LoadOptions& options) {
   lay_sections(doc, "", kTopLevelKeys, schemas, base, errors, warnings);
   lay_sets(sets, schemas, base, errors, warnings);
 
-  std::uint64_t seed = 1;
-  if (doc.contains("seed")) seed = read_seed(doc.at("seed"), errors).value_or(seed);
-  if (set_seed) seed = *set_seed;
-  if (options.seed) seed = *options.seed;  // --seed, the option made for it, wins
+  const std::uint64_t seed = plan_seed(doc, set_seed, options, errors);
 
   const std::vector<GridAxis> axes = grid.is_null() ? std::vector<GridAxis>{} : read_grid(grid, schemas, errors);
   const bool chain_ok = chain.chained && check_chain_axes(axes, errors);
